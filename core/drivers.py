@@ -1,0 +1,123 @@
+"""Batched drivers: one compiled call steps or plays a ``[B, S]`` batch of games.
+
+Each driver takes the game's kernels as arguments (numba specialises it per game
+and caches the result), and loops over games with ``prange`` so that the games
+of a batch run on all threads. Nothing here knows any game's rules.
+
+Randomness for *choosing* actions in :func:`random_playouts` comes from a
+separate per-game generator, never from the state's own RNG, so a random
+playout does not perturb the game's dice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import jit, pjit, prange
+from .rng import next_u64, splitmix64
+
+
+@pjit
+def batch_init(init, states, params, seeds):
+    """``init`` every game of the batch from its own seed."""
+    for i in prange(states.shape[0]):
+        init(states[i], params, seeds[i])
+
+
+@pjit
+def batch_legal_masks(legal_mask, states, params, masks):
+    """Fill ``masks[i]`` with the legal mask of game ``i``; return legal counts."""
+    counts = np.zeros(states.shape[0], np.int64)
+    for i in prange(states.shape[0]):
+        counts[i] = legal_mask(states[i], params, masks[i])
+    return counts
+
+
+@pjit
+def batch_observe(observe, states, params, players, obs):
+    """Fill ``obs[i]`` with the observation of seat ``players[i]`` in game ``i``."""
+    for i in prange(states.shape[0]):
+        observe(states[i], params, players[i], obs[i])
+
+
+@pjit
+def batch_step(
+    step,
+    is_terminal,
+    current_player,
+    legal_mask,
+    init,
+    states,
+    params,
+    actions,
+    rewards,
+    dones,
+    reset_seeds,
+    auto_reset,
+    masks,
+    players,
+):
+    """Step every game with its action, then refresh its mask and seat to move.
+
+    The caller has already checked each action against ``masks`` (the masks the
+    agent saw). ``rewards[i]`` gets the transition's per-seat rewards and
+    ``dones[i]`` whether the game ended. With ``auto_reset`` an ended game is
+    re-initialised from ``reset_seeds[i]`` (its final rewards stay in ``rewards``).
+    """
+    for i in prange(states.shape[0]):
+        rewards[i, :] = 0.0
+        step(states[i], params, actions[i], rewards[i])
+        done = is_terminal(states[i], params)
+        dones[i] = done
+        if done and auto_reset:
+            init(states[i], params, reset_seeds[i])
+        legal_mask(states[i], params, masks[i])
+        players[i] = current_player(states[i], params)
+
+
+@jit
+def _pick_uniform(mask, n_legal, rng_state):
+    """Index of a uniformly chosen nonzero entry of ``mask`` (n_legal >= 1)."""
+    r = np.int64((next_u64(rng_state, 0) >> np.uint64(33)) % np.uint64(n_legal))
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if r == 0:
+                return a
+            r -= 1
+    return -1
+
+
+@pjit
+def random_playouts(
+    init, legal_mask, step, is_terminal, states, params, seeds, n_steps, n_actions, n_players
+):
+    """Play uniformly random legal moves for ``n_steps`` steps in every game.
+
+    Games start from ``states`` as given; a game that ends is re-initialised
+    from a seed derived from ``seeds[i]``. Returns ``(steps, games_finished,
+    illegal)`` per game; ``illegal`` counts any step where the mask was empty
+    before the game ended (a protocol violation the conformance kit checks).
+    """
+    B = states.shape[0]
+    steps = np.zeros(B, np.int64)
+    finished = np.zeros(B, np.int64)
+    empty = np.zeros(B, np.int64)
+    for i in prange(B):
+        mask = np.zeros(n_actions, np.uint8)
+        rewards = np.zeros(n_players, np.float32)
+        rng_state = np.zeros(2, np.int32)
+        x = splitmix64(np.uint64(seeds[i]))
+        rng_state[0] = np.int32(np.uint32(x & np.uint64(0xFFFFFFFF)))
+        rng_state[1] = np.int32(np.uint32(x >> np.uint64(32)) | np.uint32(1))
+        for _ in range(n_steps):
+            if is_terminal(states[i], params):
+                finished[i] += 1
+                init(states[i], params, np.int64(next_u64(rng_state, 0) >> np.uint64(2)))
+            n = legal_mask(states[i], params, mask)
+            if n == 0:
+                empty[i] += 1
+                break
+            a = _pick_uniform(mask, n, rng_state)
+            step(states[i], params, a, rewards)
+            steps[i] += 1
+    return steps, finished, empty

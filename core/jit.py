@@ -1,0 +1,38 @@
+"""The one place that owns numba settings.
+
+Every kernel in the suite is decorated with :data:`jit` (or :data:`pjit` for the
+batched drivers) so that caching and math flags are decided here, once.
+
+* ``cache=True``: compiled machine code is written next to the module, so the
+  second process starts in about a second instead of recompiling.
+* ``fastmath`` stays off: the kernels are integer code, and bit-exact determinism
+  matters more than the last percent.
+* ``boundscheck`` is left to the ``NUMBA_BOUNDSCHECK`` environment variable so the
+  test suite can be run once with out-of-bounds checking switched on.
+"""
+
+from __future__ import annotations
+
+import numba
+
+CACHE = True
+
+jit = numba.njit(cache=CACHE, nogil=True)
+"""Decorator for single-game kernels."""
+
+pjit = numba.njit(cache=CACHE, nogil=True, parallel=True)
+"""Decorator for batched drivers that loop over games with ``numba.prange``."""
+
+prange = numba.prange
+
+
+def set_threads(n: int) -> None:
+    """Set how many threads the batched drivers may use (1 <= n <= numba's maximum)."""
+    if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
+        raise ValueError(f"threads must be in 1..{numba.config.NUMBA_NUM_THREADS}, got {n}")
+    numba.set_num_threads(n)
+
+
+def get_threads() -> int:
+    """Number of threads the batched drivers currently use."""
+    return numba.get_num_threads()

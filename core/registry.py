@@ -1,0 +1,49 @@
+"""The game registry: name -> :class:`GameSpec`, and :func:`make_game`."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .protocol import Game, GameSpec, config_from_dict
+
+_SPECS: dict[str, GameSpec] = {}
+
+# Games shipped with the suite, imported lazily so `import crusadegym.core` stays cheap.
+_BUILTIN = {
+    "deus_lo_vult": "crusadegym.core.deus_lo_vult",
+}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Add a game to the registry (re-registering the same name replaces it)."""
+    _SPECS[spec.name] = spec
+    return spec
+
+
+def get_spec(name: str) -> GameSpec:
+    """The spec of a registered or built-in game; a clear KeyError otherwise."""
+    if name not in _SPECS and name in _BUILTIN:
+        module = importlib.import_module(_BUILTIN[name])
+        register(module.SPEC)
+    if name not in _SPECS:
+        raise KeyError(f"unknown game {name!r}; available: {sorted(available_games())}")
+    return _SPECS[name]
+
+
+def available_games() -> list[str]:
+    """Names of every registered and built-in game."""
+    return sorted(set(_SPECS) | set(_BUILTIN))
+
+
+def make_game(name: str, config: Any = None, **options: Any) -> Game:
+    """A :class:`Game` for ``name`` with a config object or keyword options.
+
+    ``make_game("deus_lo_vult", players=3, deployment="latin")``
+    """
+    spec = get_spec(name)
+    if config is None:
+        config = config_from_dict(spec.config_cls, options)
+    elif options:
+        raise ValueError("pass either a config object or keyword options, not both")
+    return Game(spec, config)

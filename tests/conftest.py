@@ -1,0 +1,28 @@
+"""Test setup: register the tiny example game and list every (game, config) case."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import tinygame  # noqa: E402
+
+from crusadegym.core import available_games, get_spec, register  # noqa: E402
+
+register(tinygame.SPEC)
+
+
+def game_cases() -> list[tuple[str, dict]]:
+    """Every registered game under each of its declared small test configs."""
+    cases = []
+    for name in available_games():
+        for options in get_spec(name).test_configs:
+            cases.append((name, dict(options)))
+    return cases
+
+
+def case_id(case: tuple[str, dict]) -> str:
+    name, options = case
+    return name + ("-" + "-".join(f"{k}={v}" for k, v in options.items()) if options else "")
