@@ -1,0 +1,79 @@
+"""Deus lo Vult, Duel Rules 2.0 (Part 1 of the rulebook), compiled.
+
+``SPEC`` plugs the game into the suite's protocol (``crusadegym.core.protocol``).
+Component data the rulebook does not give are stand-ins, isolated in ``tables.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..protocol import GameSpec, Kernels
+from . import actions, rules, tables
+from .config import DuelConfig, make_params
+from .layout import STATE_SIZE
+from .observe import OBS_SIZE, observe
+
+# Longest possible game, in steps: setup (12 picks + up to 13 units x 2 steps per seat per
+# round) plus, per turn, 7 Action Points x 2 steps, one free weaken (2 steps) per unit on
+# the board (at most 13) and END_TURN.
+STEPS_PER_TURN = 2 * tables.ACTION_POINTS + 2 * tables.ARMY_POINT_CAP + 1
+
+
+def _sizes(params: np.ndarray) -> dict:
+    from .config import P_MAX_TURNS, P_PLAYERS, P_ROUNDS
+
+    players = int(params[P_PLAYERS])
+    setup = tables.N_SARACEN_CELLS + int(params[P_ROUNDS]) * players * 2 * tables.ARMY_POINT_CAP
+    return {
+        "state": STATE_SIZE,
+        "actions": actions.N_ACTIONS,
+        "players": players,
+        "obs": OBS_SIZE,
+        "max_steps": setup + int(params[P_MAX_TURNS]) * STEPS_PER_TURN,
+    }
+
+
+def _render(state: np.ndarray, params: np.ndarray) -> str:
+    from .notation import format_position
+
+    return format_position(state, params)
+
+
+def _invariants(state: np.ndarray, params: np.ndarray) -> list:
+    from .invariants import check
+
+    return check(state, params)
+
+
+SPEC = GameSpec(
+    name="deus_lo_vult",
+    version=1,
+    config_cls=DuelConfig,
+    make_params=make_params,
+    sizes=_sizes,
+    kernels=Kernels(
+        init=rules.init,
+        legal_mask=rules.legal_mask,
+        step=rules.step,
+        current_player=rules.current_player,
+        is_terminal=rules.is_terminal,
+        is_truncated=rules.is_truncated,
+        returns=rules.returns,
+        observe=observe,
+    ),
+    action_to_str=actions.action_to_str,
+    parse_action=actions.parse_action,
+    render_ansi=_render,
+    stand_in_data=True,
+    hidden_information=False,
+    description="Deus lo Vult Duel (Hiatus Games): bands, stampedes, combat, plunder. "
+    + tables.STAND_IN_NOTE,
+    test_configs=(
+        {"players": 2, "rounds": 1, "max_turns": 30},
+        {"players": 3, "rounds": 1, "max_turns": 30, "deployment": "saracenic"},
+        {"players": 4, "rounds": 1, "max_turns": 30, "deployment": "campaign",
+         "saracen_placement": "tactical", "stampede": "chivalrous"},
+    ),
+    invariants=_invariants,
+)

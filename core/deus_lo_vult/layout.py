@@ -1,0 +1,52 @@
+"""The Deus lo Vult state: ONE flat int32 array with named offsets.
+
+::
+
+    0      2      ... 20     24       36        48            192           336         896
+    | RNG  | scalars | SCORE | QORDER  | PURGATORY| BOARD[144]  | GROUND[144] | TOKENS 5x112 |
+                       [4]    [12]       [9]      token or -1    loose coins   LOC SIDE FACE
+                                                                               COINS MOVED
+
+Scalars: seat to move, action points left, phase, selected cell (-1 none), round,
+turn, step, round coins still unsecured, last plunderer, setup cursor, setup quota,
+game over, truncated, next quarter in QORDER, seat that opens the round, seats done
+with setup deployment.
+
+Tokens (see ``tables.TOKEN_KIND``/``TOKEN_OWNER``): LOC is a cell, or one of
+``LOC_RESERVE`` (army reserve / Saracen bag), ``LOC_PURGATORY``, ``LOC_OFF``
+(discarded Refugee), ``LOC_STACK`` (City Quarter not yet dealt). SIDE is 0 strong /
+1 weak (City Quarter: 0 quarter / 1 Refugee). FACE is the direction of the front
+edge. COINS is what a Crusader carries or what a City Quarter still holds. MOVED marks
+a unit that moved this turn (it may Charge).
+
+Clone = ``state.copy()``; a batch of games = a ``[B, STATE_SIZE]`` array.
+"""
+
+from __future__ import annotations
+
+from . import tables as T
+
+RNG = 0
+CUR, AP, PHASE, SEL, ROUND, TURN, STEP, ROUND_LEFT = 2, 3, 4, 5, 6, 7, 8, 9
+LAST_PLUNDER, SETUP_K, QUOTA, OVER, TRUNC, QNEXT, ROUND_START, SETUP_DONE = (
+    10, 11, 12, 13, 14, 15, 16, 17)
+SCORE = 20
+QORDER = SCORE + 4
+PURG = QORDER + T.N_QUARTERS
+BOARD = 48
+GROUND = BOARD + T.N_CELLS
+TOK_LOC = GROUND + T.N_CELLS
+TOK_SIDE = TOK_LOC + T.N_TOKENS
+TOK_FACE = TOK_SIDE + T.N_TOKENS
+TOK_COINS = TOK_FACE + T.N_TOKENS
+TOK_MOVED = TOK_COINS + T.N_TOKENS
+STATE_SIZE = TOK_MOVED + T.N_TOKENS
+
+assert PURG + T.PURGATORY_SLOTS <= BOARD
+
+# phases
+PH_PICK, PH_DEPLOY, PH_ARMY, PH_SARACEN, PH_OVER = 0, 1, 2, 3, 4
+PHASE_NAMES = ("saracen-pick", "setup-deploy", "army", "saracen", "over")
+
+# token locations that are not cells
+LOC_RESERVE, LOC_PURGATORY, LOC_OFF, LOC_STACK = -1, -2, -3, -4
