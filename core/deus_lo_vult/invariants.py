@@ -1,0 +1,93 @@
+"""Plain-Python invariant checks over a Deus lo Vult state (reads the array only).
+
+Used by the conformance kit, the fuzz harness and the random-game tests:
+coins conserved, Army Points <= 13, one unit per cell and every token in exactly
+one place, Purgatory <= 9 and consistent, scores within bounds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import layout as L
+from . import tables as T
+from .config import P_CAMP_CENTRE, P_PLAYERS
+
+
+def check(state: np.ndarray, params: np.ndarray) -> list[str]:
+    """Every violated invariant as a readable string (empty when the state is sound)."""
+    errors: list[str] = []
+    players = int(params[P_PLAYERS])
+    loc = state[L.TOK_LOC : L.TOK_LOC + T.N_TOKENS]
+    board = state[L.BOARD : L.BOARD + T.N_CELLS]
+    # one occupant per cell, and board <-> token locations agree
+    for c in range(T.N_CELLS):
+        t = int(board[c])
+        if t >= 0 and int(loc[t]) != c:
+            errors.append(f"cell {c} holds token {t} whose location is {int(loc[t])}")
+    for t in range(T.N_TOKENS):
+        c = int(loc[t])
+        if c >= 0 and int(board[c]) != t:
+            errors.append(f"token {t} thinks it is on cell {c}, which holds {int(board[c])}")
+        if c < L.LOC_STACK or c >= T.N_CELLS:
+            errors.append(f"token {t} has invalid location {c}")
+        if T.TOKEN_OWNER[t] < 4 and T.TOKEN_OWNER[t] >= players and c != L.LOC_RESERVE:
+            errors.append(f"token {t} of an absent seat left the reserve")
+    for p in range(players):
+        centre = int(params[P_CAMP_CENTRE + p])
+        if board[centre] >= 0:
+            errors.append(f"camp centre {centre} is occupied")
+    # Purgatory: at most 9, each slot token really there, no duplicates
+    purg = [int(t) for t in state[L.PURG : L.PURG + T.PURGATORY_SLOTS] if t >= 0]
+    if len(set(purg)) != len(purg):
+        errors.append(f"a token is twice in Purgatory: {purg}")
+    in_purg = {t for t in range(T.N_TOKENS) if loc[t] == L.LOC_PURGATORY}
+    if in_purg != set(purg):
+        errors.append(f"Purgatory slots {sorted(purg)} != tokens located there {sorted(in_purg)}")
+    slots = state[L.PURG : L.PURG + T.PURGATORY_SLOTS]
+    if np.any((slots[1:] >= 0) & (slots[:-1] < 0)):
+        errors.append("Purgatory has a gap before an occupied slot")
+    # Army Points cap
+    for p in range(players):
+        used = sum(
+            int(T.KIND_COST[T.TOKEN_KIND[t]])
+            for t in range(p * T.ARMY_SIZE, (p + 1) * T.ARMY_SIZE)
+            if loc[t] >= 0 or loc[t] == L.LOC_PURGATORY
+        )
+        if used > T.ARMY_POINT_CAP:
+            errors.append(f"seat {p} uses {used} Army Points > {T.ARMY_POINT_CAP}")
+    # carrying capacity, who may carry, sides
+    for t in range(T.N_TOKENS):
+        coins = int(state[L.TOK_COINS + t])
+        side = int(state[L.TOK_SIDE + t])
+        if coins < 0:
+            errors.append(f"token {t} holds {coins} coins")
+        if side not in (0, 1):
+            errors.append(f"token {t} has side {side}")
+        if T.TOKEN_OWNER[t] < 4 and coins > T.KIND_CAPACITY[T.TOKEN_KIND[t], side]:
+            errors.append(f"token {t} carries {coins} > its capacity")
+        if T.TOKEN_OWNER[t] == T.OWNER_SARACEN and coins:
+            errors.append(f"Saracen {t} carries coins")
+        if T.TOKEN_OWNER[t] < 4 and loc[t] < 0 and coins:
+            errors.append(f"off-board Crusader {t} holds coins")
+    # coin conservation: everything dealt so far is on quarters, carried, loose or secured
+    dealt = [int(state[L.QORDER + i]) for i in range(int(state[L.QNEXT]))]
+    total = sum(int(T.KIND_COINS[T.KIND_QUARTER0 + q]) for q in dealt)
+    ground = state[L.GROUND : L.GROUND + T.N_CELLS]
+    if ground.min() < 0:
+        errors.append("negative loose coins")
+    held = sum(int(state[L.TOK_COINS + t]) for t in range(T.N_TOKENS) if loc[t] >= 0)
+    secured = int(state[L.SCORE : L.SCORE + players].sum())
+    if held + int(ground.sum()) + secured != total:
+        errors.append(
+            f"coins not conserved: held {held} + loose {int(ground.sum())} + secured {secured}"
+            f" != dealt {total}"
+        )
+    if not state[L.OVER] and held + int(ground.sum()) != int(state[L.ROUND_LEFT]):
+        errors.append(f"round coins left {int(state[L.ROUND_LEFT])} != on board "
+                      f"{held + int(ground.sum())}")
+    if not 0 <= secured <= T.TOTAL_COINS:
+        errors.append(f"secured coins {secured} out of [0, {T.TOTAL_COINS}]")
+    if not state[L.OVER] and not 0 <= int(state[L.AP]) <= T.ACTION_POINTS:
+        errors.append(f"action points {int(state[L.AP])} out of range")
+    return errors
