@@ -121,3 +121,32 @@ def random_playouts(
             step(states[i], params, a, rewards)
             steps[i] += 1
     return steps, finished, empty
+
+
+@pjit
+def random_games(
+    legal_mask, step, is_terminal, states, params, seeds, max_steps, n_actions, n_players
+):
+    """Play every game of the batch to its end with uniformly random legal moves.
+
+    The final states stay in ``states`` (for invariant checks). Returns per game the
+    number of steps and a flag that is 1 if the mask was ever empty before the end.
+    """
+    B = states.shape[0]
+    steps = np.zeros(B, np.int64)
+    empty = np.zeros(B, np.int64)
+    for i in prange(B):
+        mask = np.zeros(n_actions, np.uint8)
+        rewards = np.zeros(n_players, np.float32)
+        rng_state = np.zeros(2, np.int32)
+        x = splitmix64(np.uint64(seeds[i]))
+        rng_state[0] = np.int32(np.uint32(x & np.uint64(0xFFFFFFFF)))
+        rng_state[1] = np.int32(np.uint32(x >> np.uint64(32)) | np.uint32(1))
+        while not is_terminal(states[i], params) and steps[i] < max_steps:
+            n = legal_mask(states[i], params, mask)
+            if n == 0:
+                empty[i] = 1
+                break
+            step(states[i], params, _pick_uniform(mask, n, rng_state), rewards)
+            steps[i] += 1
+    return steps, empty

@@ -131,7 +131,9 @@ class Game:
     def check_state(self, state: np.ndarray) -> np.ndarray:
         """Raise :class:`StateError` unless ``state`` is a writable int32 array of this game."""
         if not isinstance(state, np.ndarray):
-            raise StateError(f"{self.name}: state must be a numpy array, got {type(state).__name__}")
+            raise StateError(
+                f"{self.name}: state must be a numpy array, got {type(state).__name__}"
+            )
         if state.dtype != STATE_DTYPE:
             raise StateError(f"{self.name}: state dtype must be int32, got {state.dtype}")
         if state.shape != (self.state_size,):

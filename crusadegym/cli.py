@@ -41,8 +41,11 @@ def main(argv: list[str] | None = None) -> int:
         # benchmarks/ is not installed; it runs from a source checkout.
         root = os.environ.get("CRUSADEGYM_ROOT") or os.getcwd()
         if not os.path.isdir(os.path.join(root, "benchmarks")):
-            print(f"crusadegym {cmd}: run from the repository root (benchmarks/ not found in "
-                  f"{root}) or set CRUSADEGYM_ROOT", file=sys.stderr)
+            print(
+                f"crusadegym {cmd}: run from the repository root (benchmarks/ not found in "
+                f"{root}) or set CRUSADEGYM_ROOT",
+                file=sys.stderr,
+            )
             return 2
         sys.path.insert(0, root)
     module = importlib.import_module(module_name)

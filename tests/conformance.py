@@ -8,7 +8,6 @@ every declared test config; a new game plugs in by registering its SPEC.
 from __future__ import annotations
 
 import numpy as np
-
 from crusadegym.core import Game, IllegalActionError
 from crusadegym.core.drivers import batch_legal_masks, batch_step, random_playouts
 
@@ -118,9 +117,22 @@ def check_batched_equals_single(game: Game, n_games: int = 8, seed: int = 3) -> 
         live_idx = np.array(live)
         sub = np.ascontiguousarray(batch[live_idx])
         sub_masks = np.ascontiguousarray(masks[live_idx])
-        batch_step(k.step, k.is_terminal, k.current_player, k.legal_mask, k.init, sub,
-                   game.params, actions[live_idx], rewards[: len(live)], dones[: len(live)],
-                   seeds[live_idx], False, sub_masks, players[: len(live)])
+        batch_step(
+            k.step,
+            k.is_terminal,
+            k.current_player,
+            k.legal_mask,
+            k.init,
+            sub,
+            game.params,
+            actions[live_idx],
+            rewards[: len(live)],
+            dones[: len(live)],
+            seeds[live_idx],
+            False,
+            sub_masks,
+            players[: len(live)],
+        )
         batch[live_idx] = sub
         masks[live_idx] = sub_masks
         for j, i in enumerate(live):
@@ -153,8 +165,17 @@ def check_compiled_playouts(game: Game, n_games: int = 16, n_steps: int = 2000) 
     seeds = np.arange(n_games, dtype=np.int64)
     states = game.new_states(seeds)
     steps, finished, empty = random_playouts(
-        game.k.init, game.k.legal_mask, game.k.step, game.k.is_terminal, states, game.params,
-        seeds + 1000, n_steps, game.num_actions, game.num_players)
+        game.k.init,
+        game.k.legal_mask,
+        game.k.step,
+        game.k.is_terminal,
+        states,
+        game.params,
+        seeds + 1000,
+        n_steps,
+        game.num_actions,
+        game.num_players,
+    )
     assert empty.sum() == 0, "empty legal mask inside a running game"
     assert steps.sum() == n_games * n_steps
 

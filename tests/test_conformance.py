@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import conformance as kit
 import pytest
 from conftest import case_id, game_cases
-
-import conformance as kit
 from crusadegym.core import make_game
 
 CASES = game_cases()

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from crusadegym.core import GameSpec, Kernels
 from crusadegym.core import rng as R
 from crusadegym.core.jit import jit
@@ -134,10 +133,16 @@ SPEC = GameSpec(
     version=1,
     config_cls=TinyConfig,
     make_params=lambda cfg: np.zeros(1, np.int64),
-    sizes=lambda params: {"state": STATE_SIZE, "actions": 9, "players": 2, "obs": 27,
-                          "max_steps": 8},
-    kernels=Kernels(init, legal_mask, step, current_player, is_terminal, is_truncated, returns,
-                    observe),
+    sizes=lambda params: {
+        "state": STATE_SIZE,
+        "actions": 9,
+        "players": 2,
+        "obs": 27,
+        "max_steps": 8,
+    },
+    kernels=Kernels(
+        init, legal_mask, step, current_player, is_terminal, is_truncated, returns, observe
+    ),
     action_to_str=_action_to_str,
     parse_action=_parse_action,
     render_ansi=_render,

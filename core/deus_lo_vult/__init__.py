@@ -72,8 +72,14 @@ SPEC = GameSpec(
     test_configs=(
         {"players": 2, "rounds": 1, "max_turns": 30},
         {"players": 3, "rounds": 1, "max_turns": 30, "deployment": "saracenic"},
-        {"players": 4, "rounds": 1, "max_turns": 30, "deployment": "campaign",
-         "saracen_placement": "tactical", "stampede": "chivalrous"},
+        {
+            "players": 4,
+            "rounds": 1,
+            "max_turns": 30,
+            "deployment": "campaign",
+            "saracen_placement": "tactical",
+            "stampede": "chivalrous",
+        },
     ),
     invariants=_invariants,
 )

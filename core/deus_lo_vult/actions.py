@@ -39,8 +39,13 @@ PICK0 = DEPLOY0 + T.N_CRUSADER_KINDS
 END_TURN = PICK0 + T.N_SARACEN_KINDS
 N_ACTIONS = END_TURN + 1
 
-_SIMPLE = {WITHDRAW: "withdraw", HEAL: "heal", REALIGN: "realign", WEAKEN: "weaken",
-           END_TURN: "end"}
+_SIMPLE = {
+    WITHDRAW: "withdraw",
+    HEAL: "heal",
+    REALIGN: "realign",
+    WEAKEN: "weaken",
+    END_TURN: "end",
+}
 _SIMPLE_BACK = {v: k for k, v in _SIMPLE.items()}
 _DIRECTED = (("strike", STRIKE0), ("give", GIVE0), ("take", TAKE0))
 

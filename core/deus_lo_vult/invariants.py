@@ -84,8 +84,9 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
             f" != dealt {total}"
         )
     if not state[L.OVER] and held + int(ground.sum()) != int(state[L.ROUND_LEFT]):
-        errors.append(f"round coins left {int(state[L.ROUND_LEFT])} != on board "
-                      f"{held + int(ground.sum())}")
+        errors.append(
+            f"round coins left {int(state[L.ROUND_LEFT])} != on board {held + int(ground.sum())}"
+        )
     if not 0 <= secured <= T.TOTAL_COINS:
         errors.append(f"secured coins {secured} out of [0, {T.TOTAL_COINS}]")
     if not state[L.OVER] and not 0 <= int(state[L.AP]) <= T.ACTION_POINTS:

@@ -29,7 +29,15 @@ from . import tables as T
 RNG = 0
 CUR, AP, PHASE, SEL, ROUND, TURN, STEP, ROUND_LEFT = 2, 3, 4, 5, 6, 7, 8, 9
 LAST_PLUNDER, SETUP_K, QUOTA, OVER, TRUNC, QNEXT, ROUND_START, SETUP_DONE = (
-    10, 11, 12, 13, 14, 15, 16, 17)
+    10,
+    11,
+    12,
+    13,
+    14,
+    15,
+    16,
+    17,
+)
 SCORE = 20
 QORDER = SCORE + 4
 PURG = QORDER + T.N_QUARTERS

@@ -34,7 +34,12 @@ import numpy as np
 from . import layout as L
 from . import tables as T
 from .config import (
-    P_CAMP_CENTRE, P_MAX_TURNS, P_PLAYERS, P_QUARTER_FACING, P_SEAT_FACING, DuelConfig,
+    P_CAMP_CENTRE,
+    P_MAX_TURNS,
+    P_PLAYERS,
+    P_QUARTER_FACING,
+    P_SEAT_FACING,
+    DuelConfig,
     make_params,
 )
 

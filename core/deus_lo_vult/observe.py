@@ -17,8 +17,26 @@ from ..jit import jit
 from . import tables as T
 from .config import P_CAMP_CENTRE, P_CAMP_OWNER, P_MAX_TURNS, P_PLAYERS, P_SEAT_CORNER
 from .layout import (
-    AP, BOARD, GROUND, LAST_PLUNDER, PH_ARMY, PH_DEPLOY, PH_PICK, PH_SARACEN, PHASE, PURG,
-    QNEXT, ROUND, ROUND_LEFT, SCORE, SEL, TOK_COINS, TOK_FACE, TOK_LOC, TOK_MOVED, TOK_SIDE,
+    AP,
+    BOARD,
+    GROUND,
+    LAST_PLUNDER,
+    PH_ARMY,
+    PH_DEPLOY,
+    PH_PICK,
+    PH_SARACEN,
+    PHASE,
+    PURG,
+    QNEXT,
+    ROUND,
+    ROUND_LEFT,
+    SCORE,
+    SEL,
+    TOK_COINS,
+    TOK_FACE,
+    TOK_LOC,
+    TOK_MOVED,
+    TOK_SIDE,
     TURN,
 )
 from .rules import army_points_used

@@ -16,7 +16,13 @@ from . import actions as A
 from . import layout as L
 from . import tables as T
 from .config import (
-    P_CAMP_CENTRE, P_CAMP_OWNER, P_CHIVALROUS, P_DBL_ADJ, P_DBL_SHIELD, P_DEPLOY, P_PLAYERS,
+    P_CAMP_CENTRE,
+    P_CAMP_OWNER,
+    P_CHIVALROUS,
+    P_DBL_ADJ,
+    P_DBL_SHIELD,
+    P_DEPLOY,
+    P_PLAYERS,
     P_ROBBING,
 )
 
@@ -90,9 +96,15 @@ class View:
         for c in range(T.N_CELLS):
             t = int(state[L.BOARD + c])
             if t >= 0:
-                self.cells[c] = Tok(t, int(T.TOKEN_OWNER[t]), int(T.TOKEN_KIND[t]),
-                                    int(state[L.TOK_SIDE + t]), int(state[L.TOK_FACE + t]),
-                                    int(state[L.TOK_COINS + t]), int(state[L.TOK_MOVED + t]))
+                self.cells[c] = Tok(
+                    t,
+                    int(T.TOKEN_OWNER[t]),
+                    int(T.TOKEN_KIND[t]),
+                    int(state[L.TOK_SIDE + t]),
+                    int(state[L.TOK_FACE + t]),
+                    int(state[L.TOK_COINS + t]),
+                    int(state[L.TOK_MOVED + t]),
+                )
         self.seat = int(state[L.CUR])
         self.phase = int(state[L.PHASE])
         self.players = int(params[P_PLAYERS])
@@ -149,7 +161,9 @@ def ref_stampede(cells: dict[int, Tok], dst: int) -> set[int]:
             continue
         around = [cells.get(n) for _, n in View.neighbours(c)]
         if tok.crusader:
-            friends = sum(1 for x in around if x and (x.refugee or (x.crusader and x.owner == tok.owner)))
+            friends = sum(
+                1 for x in around if x and (x.refugee or (x.crusader and x.owner == tok.owner))
+            )
             if friends >= 3:
                 out.add(c)
         else:
@@ -213,9 +227,14 @@ def ref_strike_ok(v: View, cell: int, d: int) -> bool:
         if tgt.refugee:
             return v.camp_of(tc) in (-1, v.seat)
         robbing = int(v.params[P_ROBBING]) == 1
-        return (tgt.crusader and tgt.owner != v.seat and icon == "S"
-                and (back == "H" or (back == "S" and robbing))
-                and tgt.coins > 0 and tok.capacity_left() > 0)
+        return (
+            tgt.crusader
+            and tgt.owner != v.seat
+            and icon == "S"
+            and (back == "H" or (back == "S" and robbing))
+            and tgt.coins > 0
+            and tok.capacity_left() > 0
+        )
     if tok.saracen or (tok.quarter and icon in ("A", "D")):
         return tgt.crusader
     return False
@@ -239,8 +258,11 @@ def _deployable(v: View, cell: int, kind: int) -> bool:
         return False
     if v.phase == L.PH_DEPLOY and int(v.params[P_DEPLOY]) == 1 and cost > int(st[L.QUOTA]):
         return False
-    reserve = [t for t in range(v.seat * T.ARMY_SIZE, (v.seat + 1) * T.ARMY_SIZE)
-               if T.TOKEN_KIND[t] == kind and st[L.TOK_LOC + t] == L.LOC_RESERVE]
+    reserve = [
+        t
+        for t in range(v.seat * T.ARMY_SIZE, (v.seat + 1) * T.ARMY_SIZE)
+        if T.TOKEN_KIND[t] == kind and st[L.TOK_LOC + t] == L.LOC_RESERVE
+    ]
     if not reserve:
         return False
     if int(v.params[P_CHIVALROUS]) == 1:
@@ -275,10 +297,16 @@ def ref_options(v: View, cell: int) -> set[int]:
         for d, n in v.neighbours(cell):
             other = v.cells.get(n)
             if tok.coins > 0:
-                if (n == int(v.params[P_CAMP_CENTRE + v.seat])
-                        or (other and other.crusader and other.owner == v.seat
-                            and other.capacity_left() > 0)
-                        or (other is None and n not in v.centres)):
+                if (
+                    n == int(v.params[P_CAMP_CENTRE + v.seat])
+                    or (
+                        other
+                        and other.crusader
+                        and other.owner == v.seat
+                        and other.capacity_left() > 0
+                    )
+                    or (other is None and n not in v.centres)
+                ):
                     out.add(A.GIVE0 + d)
             if tok.capacity_left() > 0 and other is None and v.state[L.GROUND + n] > 0:
                 out.add(A.TAKE0 + d)
@@ -309,8 +337,11 @@ def ref_legal_actions(state: np.ndarray, params: np.ndarray) -> set[int]:
         return set()
     v = View(state, params)
     if v.phase == L.PH_PICK:
-        bag = {int(T.TOKEN_KIND[t]) for t in range(T.SARACEN_TOKEN0, T.QUARTER_TOKEN0)
-               if state[L.TOK_LOC + t] == L.LOC_RESERVE}
+        bag = {
+            int(T.TOKEN_KIND[t])
+            for t in range(T.SARACEN_TOKEN0, T.QUARTER_TOKEN0)
+            if state[L.TOK_LOC + t] == L.LOC_RESERVE
+        }
         return {A.PICK0 + k - T.KIND_SARACEN0 for k in bag}
     if state[L.SEL] >= 0:
         return ref_options(v, int(state[L.SEL]))
@@ -322,5 +353,6 @@ def ref_legal_actions(state: np.ndarray, params: np.ndarray) -> set[int]:
 
 def ref_combat_icons(att_icon: int, def_icon: int, charge: bool, params: np.ndarray):
     """ref_combat on icon ids, with the double-arrow option read from params."""
-    return ref_combat(T.ICON_CODES[att_icon], T.ICON_CODES[def_icon], charge,
-                      int(params[P_DBL_SHIELD]) == 1)
+    return ref_combat(
+        T.ICON_CODES[att_icon], T.ICON_CODES[def_icon], charge, int(params[P_DBL_SHIELD]) == 1
+    )

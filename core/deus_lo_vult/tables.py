@@ -52,7 +52,9 @@ NEIGH = _neighbours()
 # Corner camps, 3x3 blocks; the centre cell holds secured coins [PH][R "8 camp cells"].
 CAMP_CORNER_NAMES = ("NW", "NE", "SE", "SW")
 CAMP_TOPLEFT = ((0, 0), (0, 9), (9, 9), (9, 0))  # [PH]
-CAMP_FACING = np.array([S, W, N, E], np.int64)  # [P] front edge points along the board edge, 90-degree symmetric
+CAMP_FACING = np.array(
+    [S, W, N, E], np.int64
+)  # [P] front edge points along the board edge, 90-degree symmetric
 # Which corners the seats use [R: "2 players ... diagonally"; P for 3-4]: clockwise order.
 SEAT_CORNERS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 
@@ -60,9 +62,20 @@ SEAT_CORNERS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 # the 4 central squares first (setup order [R]), facing out towards their quarter slot;
 # the 8 edge cells face into the board.
 SARACEN_CELLS = np.array(
-    [_cell(5, 5), _cell(5, 6), _cell(6, 6), _cell(6, 5),
-     _cell(0, 5), _cell(0, 6), _cell(5, 11), _cell(6, 11),
-     _cell(11, 5), _cell(11, 6), _cell(5, 0), _cell(6, 0)],
+    [
+        _cell(5, 5),
+        _cell(5, 6),
+        _cell(6, 6),
+        _cell(6, 5),
+        _cell(0, 5),
+        _cell(0, 6),
+        _cell(5, 11),
+        _cell(6, 11),
+        _cell(11, 5),
+        _cell(11, 6),
+        _cell(5, 0),
+        _cell(6, 0),
+    ],
     np.int64,
 )
 SARACEN_DIRS = np.array([N, E, S, W, S, S, W, W, N, N, E, E], np.int64)
@@ -84,8 +97,30 @@ _IC = {code: i for i, code in enumerate(ICON_CODES)}
 # (name, notation letter, strong edges, weak edges, army points, per-army count,
 #  carry capacity strong/weak, charge, source)
 CRUSADER_KINDS = (
-    ("pilgrim", "P", "S H H H", "Sh H H H", 1, 4, 2, 2, 0, "R count/AP; C 'Fistfuls' carries 2; PH edges"),
-    ("footman", "F", "S H Sh H", "Sh H H H", 2, 4, 1, 2, 0, "R; PH strong; I weak; P weak-side carries 2"),
+    (
+        "pilgrim",
+        "P",
+        "S H H H",
+        "Sh H H H",
+        1,
+        4,
+        2,
+        2,
+        0,
+        "R count/AP; C 'Fistfuls' carries 2; PH edges",
+    ),
+    (
+        "footman",
+        "F",
+        "S H Sh H",
+        "Sh H H H",
+        2,
+        4,
+        1,
+        2,
+        0,
+        "R; PH strong; I weak; P weak-side carries 2",
+    ),
     ("archer", "A", "A A H H", "Sh Sh H H", 2, 4, 1, 1, 0, "R; PH both sides"),
     ("pavesier", "V", "Sh Sh Sh H", "Sh Sh Sh H", 2, 4, 1, 1, 0, "R; PH both sides"),
     ("foot_knight", "K", "S S Sh Sh", "Sh Sh H H", 3, 2, 1, 1, 0, "R; PH both sides"),
@@ -96,7 +131,18 @@ SARACEN_KINDS = (  # [P] roster of 20 read from the Saracen punchboard photo (me
     ("saracen_footman", "f", "S H Sh H", "Sh H H H", 0, 4, 0, 0, 0, "P"),
     ("saracen_archer", "a", "A A H H", "Sh Sh H H", 0, 4, 0, 0, 0, "P"),
     ("mamluk", "m", "S S Sh Sh", "Sh Sh H H", 0, 2, 0, 0, 0, "P"),
-    ("saracen_cavalry", "c", "S H S H", "Sh H Sh H", 0, 2, 0, 0, 1, "P (charge assumed like Crusader cavalry)"),
+    (
+        "saracen_cavalry",
+        "c",
+        "S H S H",
+        "Sh H Sh H",
+        0,
+        2,
+        0,
+        0,
+        1,
+        "P (charge assumed like Crusader cavalry)",
+    ),
     ("nubian_archer", "n", "A S A S", "Sh H Sh H", 0, 2, 0, 0, 0, "P"),
     ("war_elephant", "e", "A S H S", "Sh Sh H Sh", 0, 1, 0, 0, 0, "P"),
     ("naffatun", "x", "Sh H Sh H", "H H H H", 0, 1, 0, 0, 0, "P (Greek fire not used in Duel [R])"),
@@ -104,12 +150,18 @@ SARACEN_KINDS = (  # [P] roster of 20 read from the Saracen punchboard photo (me
 # City Quarters [P]: (name, coins, edge cycle starting at the coin edge, clockwise).
 # 36 coins in all [C]; one coin, one shield and two attack edges each [PH].
 QUARTERS = (
-    ("Residential", 2, "C S Sh S"), ("Garden", 2, "C A S Sh"),
-    ("Tavern", 2, "C S Sh S"), ("Hospital", 2, "C Sh S Sh"),
-    ("Bathhouse", 3, "C A S Sh"), ("Market", 3, "C S Sh S"),
-    ("Madrasa", 3, "C A Sh S"), ("Armourers", 3, "C S Sh A"),
-    ("Court", 4, "C A Sh A"), ("Caravanserai", 4, "C S Sh D"),
-    ("Goldsmiths", 4, "C D Sh S"), ("Citadel Gate", 4, "C D Sh D"),
+    ("Residential", 2, "C S Sh S"),
+    ("Garden", 2, "C A S Sh"),
+    ("Tavern", 2, "C S Sh S"),
+    ("Hospital", 2, "C Sh S Sh"),
+    ("Bathhouse", 3, "C A S Sh"),
+    ("Market", 3, "C S Sh S"),
+    ("Madrasa", 3, "C A Sh S"),
+    ("Armourers", 3, "C S Sh A"),
+    ("Court", 4, "C A Sh A"),
+    ("Caravanserai", 4, "C S Sh D"),
+    ("Goldsmiths", 4, "C D Sh S"),
+    ("Citadel Gate", 4, "C D Sh D"),
 )
 REFUGEE_EDGES = "H H H H"  # [P] the Refugee side's edges are not known; all vulnerable
 
