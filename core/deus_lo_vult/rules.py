@@ -220,6 +220,41 @@ def band_of(state, start, p, saracen, member, stack):
     return size
 
 
+@jit
+def label_bands(state, p, saracen, bands):
+    """Label every band for seat p's army (or the Saracens) in one pass.
+
+    ``bands`` is an int64[3, 145] scratch: row 0 = band id per cell (-1 for
+    non-members), row 1 = member cells grouped band by band, row 2 = start offset of
+    each band in row 1 (with a sentinel after the last). Returns the number of bands.
+    """
+    label = bands[0]
+    order = bands[1]
+    start = bands[2]
+    label[:] = -1
+    n_bands, top = 0, 0
+    for c0 in range(N_CELLS):
+        if label[c0] >= 0 or not band_member(state, state[BOARD + c0], p, saracen):
+            continue
+        start[n_bands] = top
+        label[c0] = n_bands
+        order[top] = c0
+        head = top
+        top += 1
+        while head < top:
+            c = order[head]
+            head += 1
+            for d in range(4):
+                n = NEIGH[c, d]
+                if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
+                    label[n] = n_bands
+                    order[top] = n
+                    top += 1
+        n_bands += 1
+    start[n_bands] = top
+    return n_bands
+
+
 # ============================================================== stampede [R "Unit Movement"]
 @jit
 def tramples(state, c):
@@ -289,35 +324,37 @@ def placement_tramples(state, src, dst, t):
 
 # ============================================================== moves
 @jit
-def add_moves(state, params, c, p, saracen, out, first_only, member, stack):
+def add_moves(state, params, c, saracen, out, first_only, bands):
     """Mark legal destinations of the unit on c moving with its army/Saracen band.
 
     [R] "You move a unit by placing it adjacent to any other unit in the band": any
     empty cell (not a camp centre) next to a band member other than the unit itself.
-    Returns how many destinations were newly marked in ``out`` (cell ids).
+    ``bands`` comes from :func:`label_bands` for the same side. Returns how many
+    destinations were newly marked in ``out`` (cell ids).
     """
-    t = state[BOARD + c]
-    if band_of(state, c, p, saracen, member, stack) < 2:
+    k = bands[0, c]
+    if k < 0:
         return 0
+    lo, hi = bands[2, k], bands[2, k + 1]
+    if hi - lo < 2:
+        return 0
+    t = state[BOARD + c]
     chivalrous = params[P_CHIVALROUS] == 1 and not saracen
     count = 0
-    for e in range(N_CELLS):
-        if out[e] or state[BOARD + e] >= 0 or is_camp_centre(params, e):
+    for i in range(lo, hi):
+        m = bands[1, i]
+        if m == c:
             continue
-        ok = False
         for d in range(4):
-            n = NEIGH[e, d]
-            if n >= 0 and n != c and member[n]:
-                ok = True
-                break
-        if not ok:
-            continue
-        if chivalrous and placement_tramples(state, c, e, t):
-            continue
-        out[e] = 1
-        count += 1
-        if first_only:
-            return count
+            e = NEIGH[m, d]
+            if e < 0 or out[e] or state[BOARD + e] >= 0 or is_camp_centre(params, e):
+                continue
+            if chivalrous and placement_tramples(state, c, e, t):
+                continue
+            out[e] = 1
+            count += 1
+            if first_only:
+                return count
     return count
 
 
@@ -488,6 +525,19 @@ def deploy_ok(state, params, c, p, kind):
 
 
 @jit
+def deploy_options(state, params, c, p, out, first_only):
+    """Mark DEPLOY(kind) for every kind that may be deployed on camp cell c; count."""
+    n = 0
+    for k in range(N_CK):
+        if deploy_ok(state, params, c, p, k):
+            out[DEPLOY0 + k] = 1
+            n += 1
+            if first_only:
+                return n
+    return n
+
+
+@jit
 def reserve_token(state, p, kind):
     """Lowest-id token of ``kind`` in seat p's reserve, or -1."""
     for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
@@ -497,7 +547,7 @@ def reserve_token(state, p, kind):
 
 
 @jit
-def unit_options(state, params, c, out, first_only, member, stack):
+def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
     """Mark the stage-2 actions available to the selection on cell c; return the count.
 
     Army actions need the army phase; Saracen actions are open in both phases (taking
@@ -510,14 +560,9 @@ def unit_options(state, params, c, out, first_only, member, stack):
     t = state[BOARD + c]
     n = 0
     if t < 0:
-        if army_ok or setup:
-            for k in range(N_CK):
-                if deploy_ok(state, params, c, p, k):
-                    out[DEPLOY0 + k] = 1
-                    n += 1
-                    if first_only:
-                        return n
-        return n
+        if (army_ok or setup) and camp_owner(params, c) == p:
+            return deploy_options(state, params, c, p, out, first_only)
+        return 0
     if setup:
         return 0
     if is_crusader(t):
@@ -552,7 +597,7 @@ def unit_options(state, params, c, out, first_only, member, stack):
                 n += 1
         if first_only and n > 0:
             return n
-        n += add_moves(state, params, c, p, False, out, first_only, member, stack)
+        n += add_moves(state, params, c, False, out, first_only, army_bands)
         return n
     if is_saracen(t):
         on_camp = CELL_SARACEN_DIR[c] >= 0
@@ -568,7 +613,7 @@ def unit_options(state, params, c, out, first_only, member, stack):
                 n += 1
         if first_only and n > 0:
             return n
-        n += add_moves(state, params, c, p, True, out, first_only, member, stack)
+        n += add_moves(state, params, c, True, out, first_only, saracen_bands)
         return n
     if is_quarter(state, t):
         for d in range(4):
@@ -580,10 +625,10 @@ def unit_options(state, params, c, out, first_only, member, stack):
     if not refugee_movable(state, params, c):
         return 0
     if army_ok:
-        n += add_moves(state, params, c, p, False, out, first_only, member, stack)
+        n += add_moves(state, params, c, False, out, first_only, army_bands)
         if first_only and n > 0:
             return n
-    n += add_moves(state, params, c, p, True, out, first_only, member, stack)
+    n += add_moves(state, params, c, True, out, first_only, saracen_bands)
     return n
 
 
@@ -613,14 +658,17 @@ def legal_mask(state, params, out):
                 out[PICK0 + k] = 1
                 n += 1
         return n
-    member = np.zeros(N_CELLS, np.uint8)
-    stack = np.zeros(N_CELLS, np.int64)
+    p = state[CUR]
+    army_bands = np.empty((3, N_CELLS + 1), np.int64)
+    saracen_bands = np.empty((3, N_CELLS + 1), np.int64)
+    label_bands(state, p, False, army_bands)
+    label_bands(state, p, True, saracen_bands)
     if state[SEL] >= 0:
-        return unit_options(state, params, state[SEL], out, False, member, stack)
+        return unit_options(state, params, state[SEL], out, False, army_bands, saracen_bands)
     scratch = np.zeros(N_ACTIONS, np.uint8)
     n = 0
     for c in range(N_CELLS):
-        if unit_options(state, params, c, scratch, True, member, stack) > 0:
+        if unit_options(state, params, c, scratch, True, army_bands, saracen_bands) > 0:
             out[c] = 1
             n += 1
             scratch[:] = 0
@@ -834,10 +882,10 @@ def move_is_army(state, params, c, e, p):
         return True
     if state[PHASE] != PH_ARMY:
         return False
-    member = np.zeros(N_CELLS, np.uint8)
-    stack = np.zeros(N_CELLS, np.int64)
+    bands = np.empty((3, N_CELLS + 1), np.int64)
+    label_bands(state, p, False, bands)
     out = np.zeros(N_CELLS, np.uint8)
-    add_moves(state, params, c, p, False, out, False, member, stack)
+    add_moves(state, params, c, False, out, False, bands)
     return out[e] == 1
 
 
