@@ -347,14 +347,16 @@ def add_moves(state, params, c, saracen, out, first_only, bands):
             continue
         for d in range(4):
             e = NEIGH[m, d]
-            if e < 0 or out[e] or state[BOARD + e] >= 0 or is_camp_centre(params, e):
+            if e < 0 or state[BOARD + e] >= 0 or is_camp_centre(params, e):
+                continue
+            if not first_only and out[e]:
                 continue
             if chivalrous and placement_tramples(state, c, e, t):
                 continue
+            if first_only:
+                return 1  # existence only: ``out`` is neither read nor written
             out[e] = 1
             count += 1
-            if first_only:
-                return count
     return count
 
 
@@ -665,13 +667,21 @@ def legal_mask(state, params, out):
     label_bands(state, p, True, saracen_bands)
     if state[SEL] >= 0:
         return unit_options(state, params, state[SEL], out, False, army_bands, saracen_bands)
+    # Stage 1: a cell is selectable if its selection has at least one follow-up. In
+    # first-only mode verbs are written to ``scratch`` but never read, so it is not cleared.
     scratch = np.zeros(N_ACTIONS, np.uint8)
     n = 0
+    army_ok = phase == PH_ARMY or phase == PH_DEPLOY
     for c in range(N_CELLS):
+        t = state[BOARD + c]
+        if t < 0:
+            if not army_ok or camp_owner(params, c) != p:
+                continue  # only empty cells of one's own camp can be selected (to deploy)
+        elif t < SARACEN_TOKEN0 and (TOKEN_OWNER[t] != p or phase != PH_ARMY):
+            continue  # other seats' Crusaders are never selectable
         if unit_options(state, params, c, scratch, True, army_bands, saracen_bands) > 0:
             out[c] = 1
             n += 1
-            scratch[:] = 0
     if phase == PH_ARMY or phase == PH_SARACEN:
         out[END_TURN] = 1
         n += 1
