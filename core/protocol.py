@@ -63,7 +63,8 @@ class GameSpec:
     """Everything the suite needs to know about one game, independent of config.
 
     ``sizes(params)`` returns a dict with the keys ``state``, ``actions``, ``players``,
-    ``obs`` and ``max_steps``. ``action_to_str(action, state, params)`` and
+    ``obs`` and ``max_steps`` (and optionally ``obs_low``/``obs_high``, the bounds every
+    observation entry stays within). ``action_to_str(action, state, params)`` and
     ``parse_action(text, state, params)`` are the one encode/decode pair of the
     game's action space. ``render_ansi(state, params)`` draws the board as text.
     """
@@ -80,6 +81,8 @@ class GameSpec:
     stand_in_data: bool
     hidden_information: bool
     description: str = ""
+    max_players: int = 2
+    """Most seats any config of the game allows (env metadata)."""
     test_configs: tuple = ({},)
     """Small configs (as option dicts) the conformance kit runs the game under."""
     invariants: Callable[[np.ndarray, np.ndarray], list] | None = None

@@ -188,6 +188,16 @@ def check_observations(game: Game, seed: int = 11) -> None:
         assert o.shape == (game.obs_size,) and o.dtype == np.float32
         assert np.all(np.isfinite(o))
         assert np.array_equal(o, game.observe(state.copy(), p))
+    sizes = game.spec.sizes(game.params)
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        if game.is_terminal(state):
+            break
+        game.step(state, int(rng.choice(game.legal_actions(state))))
+        for p in range(game.num_players):
+            o = game.observe(state, p)
+            assert o.min() >= sizes.get("obs_low", -np.inf), "observation below obs_low"
+            assert o.max() <= sizes.get("obs_high", np.inf), "observation above obs_high"
 
 
 def check_action_strings(game: Game, seed: int = 13) -> None:

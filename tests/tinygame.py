@@ -139,6 +139,8 @@ SPEC = GameSpec(
         "players": 2,
         "obs": 27,
         "max_steps": 8,
+        "obs_low": 0.0,
+        "obs_high": 1.0,
     },
     kernels=Kernels(
         init, legal_mask, step, current_player, is_terminal, is_truncated, returns, observe

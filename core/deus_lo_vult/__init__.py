@@ -31,6 +31,8 @@ def _sizes(params: np.ndarray) -> dict:
         "players": players,
         "obs": OBS_SIZE,
         "max_steps": setup + int(params[P_MAX_TURNS]) * STEPS_PER_TURN,
+        "obs_low": 0.0,
+        "obs_high": 1.0,
     }
 
 
@@ -69,6 +71,7 @@ SPEC = GameSpec(
     hidden_information=False,
     description="Deus lo Vult Duel (Hiatus Games): bands, stampedes, combat, plunder. "
     + tables.STAND_IN_NOTE,
+    max_players=4,
     test_configs=(
         {"players": 2, "rounds": 1, "max_turns": 30},
         {"players": 3, "rounds": 1, "max_turns": 30, "deployment": "saracenic"},

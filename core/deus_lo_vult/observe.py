@@ -7,6 +7,7 @@ Nothing is hidden in the Duel: the quarter stack order and the Saracen bag are
 never shown (nobody sees them).
 
 Layout: ``N_PLANES`` planes of 12x12 (plane-major), then ``N_SCALARS`` scalars.
+Every entry lies in [0, 1] (counts are divided by their maximum and clipped).
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def observe(state, params, player, out):
                 out[PL_CENTRE * NC + v] = 1.0
             else:
                 out[(PL_CAMP + (o - player + players) % players) * NC + v] = 1.0
-        out[PL_GROUND * NC + v] = state[GROUND + c] / 4.0
+        out[PL_GROUND * NC + v] = min(state[GROUND + c], 4) / 4.0
         t = state[BOARD + c]
         if t < 0:
             continue
@@ -183,7 +184,7 @@ def _scalars(state, params, player, out, o):
         owner = TOKEN_OWNER[t]
         slot = 4 if owner >= 4 else (owner - player + players) % players
         out[o + SC_PURG + slot] += 1.0 / T.PURGATORY_SLOTS
-    out[o + SC_ROUND_LEFT] = state[ROUND_LEFT] / 16.0
+    out[o + SC_ROUND_LEFT] = min(state[ROUND_LEFT], 16) / 16.0
     out[o + SC_STACK] = (T.N_QUARTERS - state[QNEXT]) / T.N_QUARTERS
     lp = state[LAST_PLUNDER]
     out[o + SC_LAST + (0 if lp < 0 else 1 + (lp - player + players) % players)] = 1.0
