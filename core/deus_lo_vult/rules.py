@@ -540,6 +540,20 @@ def deploy_options(state, params, c, p, out, first_only):
 
 
 @jit
+def any_kind_deployable(state, params, p):
+    """Is some kind in seat p's reserve affordable (13-point cap, setup quota)?"""
+    used = army_points_used(state, p)
+    latin_setup = state[PHASE] == PH_DEPLOY and params[P_DEPLOY] == 1
+    for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
+        if state[TOK_LOC + t] != LOC_RESERVE:
+            continue
+        cost = KIND_COST[TOKEN_KIND[t]]
+        if used + cost <= T.ARMY_POINT_CAP and (not latin_setup or cost <= state[QUOTA]):
+            return True
+    return False
+
+
+@jit
 def reserve_token(state, p, kind):
     """Lowest-id token of ``kind`` in seat p's reserve, or -1."""
     for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
@@ -609,13 +623,16 @@ def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
         if on_camp and state[TOK_FACE + t] != CELL_SARACEN_DIR[c]:
             out[REALIGN] = 1
             n += 1
+        if first_only and n > 0:
+            return n
+        # moves first: most Saracens stand in a band, so existence is settled at once
+        n += add_moves(state, params, c, True, out, first_only, saracen_bands)
+        if first_only and n > 0:
+            return n
         for d in range(4):
             if classify_strike(state, params, c, d, p, False) != STRIKE_NONE:
                 out[STRIKE0 + d] = 1
                 n += 1
-        if first_only and n > 0:
-            return n
-        n += add_moves(state, params, c, True, out, first_only, saracen_bands)
         return n
     if is_quarter(state, t):
         for d in range(4):
@@ -672,11 +689,19 @@ def legal_mask(state, params, out):
     scratch = np.zeros(N_ACTIONS, np.uint8)
     n = 0
     army_ok = phase == PH_ARMY or phase == PH_DEPLOY
+    deployable = army_ok and any_kind_deployable(state, params, p)
+    chivalrous = params[P_CHIVALROUS] == 1
     for c in range(N_CELLS):
         t = state[BOARD + c]
         if t < 0:
-            if not army_ok or camp_owner(params, c) != p:
-                continue  # only empty cells of one's own camp can be selected (to deploy)
+            # only empty cells of one's own camp can be selected (to deploy); which kinds
+            # fit does not depend on the cell, only a chivalrous stampede check does
+            if not deployable or camp_owner(params, c) != p or is_camp_centre(params, c):
+                continue
+            if not chivalrous:
+                out[c] = 1
+                n += 1
+                continue
         elif t < SARACEN_TOKEN0 and (TOKEN_OWNER[t] != p or phase != PH_ARMY):
             continue  # other seats' Crusaders are never selectable
         if unit_options(state, params, c, scratch, True, army_bands, saracen_bands) > 0:
