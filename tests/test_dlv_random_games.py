@@ -56,3 +56,63 @@ def test_invariants_hold_after_every_step(players):
             game.step(state, int(rng.choice(game.legal_actions(state))))
             errors = game.check_invariants(state)
             assert not errors, errors[:3]
+
+
+LATE_ROUND = {  # carriers next to their camp centres hold the round's last coins
+    "b3": "0P*2",
+    "c2": "0F*1",
+    "a2": "0F",
+    "j11": "1P*2",
+    "k10": "1F*1",
+    "l11": "1F",
+    "f5": "R0",
+    "h6": "R1",
+    "g8": "R2",
+    "e7": "R3",
+    "f6": "sg",
+    "g6": "sf",
+}
+
+
+def _secures(game, state, action):
+    clone = state.copy()
+    game.step(clone, action)
+    return clone[L.SCORE : L.SCORE + 4].sum() > state[L.SCORE : L.SCORE + 4].sum()
+
+
+def test_round_transitions_keep_invariants():
+    """Random play from a late-round position crosses round ends; invariants hold after."""
+    crossed = sum(_play_from_late_round(seed) for seed in range(8))
+    assert crossed >= 4, f"only {crossed} of 8 games ended a round"
+
+
+def _play_from_late_round(seed: int) -> bool:
+    from dlv_helpers import position
+
+    game, state = position(LATE_ROUND, "seat=0 ap=7 phase=army", rounds=3, max_turns=80)
+    rng = np.random.default_rng(seed)
+    rounds_seen = {int(state[L.ROUND])}
+    while not game.is_terminal(state):
+        legal = [int(a) for a in game.legal_actions(state)]
+        pick = rng.choice(legal)
+        if state[L.SEL] < 0 and rng.random() < 0.5:
+            carriers = [
+                a
+                for a in legal
+                if a < 144
+                and state[L.TOK_COINS + state[L.BOARD + a]] > 0
+                and state[L.BOARD + a] >= 0
+            ]
+            pick = rng.choice(carriers) if carriers else pick
+        elif state[L.SEL] >= 0:
+            secure = [a for a in legal if _secures(game, state, a)]
+            pick = rng.choice(secure) if secure and rng.random() < 0.8 else pick
+        before = int(state[L.ROUND])
+        game.step(state, int(pick))
+        rounds_seen.add(int(state[L.ROUND]))
+        if int(state[L.ROUND]) > before and not game.is_terminal(state):
+            assert int(state[L.ROUND_LEFT]) > 0  # four fresh quarters with their coins
+        if int(state[L.ROUND]) > 0:  # coins of past rounds are real from here on
+            errors = [e for e in game.check_invariants(state) if "not conserved" not in e]
+            assert not errors, errors[:3]
+    return len(rounds_seen) >= 2
