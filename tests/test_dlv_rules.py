@@ -468,3 +468,26 @@ def test_the_turn_cap_truncates_and_scores_on_coins():
 
 def test_cell_names_match_the_board():
     assert parse_cell("a1") == 0 and parse_cell("l12") == 143 and parse_cell("e5") == 52
+
+
+def test_refugees_join_saracen_bands_too():
+    g, s = position({"e6": "R0", "e7": "sg", **SPARE}, "seat=0 ap=7 phase=saracen")
+    play(g, s, "cell e6")
+    assert {"cell d7", "cell f7", "cell e8"} <= legal(g, s)
+    play(g, s, "cell e8")
+    assert at(s, "e8") == "Residential side=1 coins=0"
+
+
+# ------------------------------------------------------------------ observation
+def test_each_seat_sees_its_own_camp_in_the_north_west():
+    from crusadegym.core.deus_lo_vult import observe as O
+
+    g, s = position({"b3": "0F", "k10": "1F", **SPARE})
+    for seat, own_cell in ((0, "b3"), (1, "k10")):
+        planes = g.observe(s, seat)[: O.N_PLANES * 144].reshape(O.N_PLANES, 12, 12)
+        assert planes[O.PL_CENTRE, 1, 1] == 1.0  # a camp centre at b2 in every view
+        mine = np.argwhere(planes[O.PL_SEAT])
+        assert mine.tolist() == [[2, 1]], f"seat {seat} sees its unit on {own_cell} at b3"
+        assert np.argwhere(planes[O.PL_SEAT + 1]).tolist() == [[9, 10]]
+        # my footman's skull (front) points toward the board centre: south in my view
+        assert planes[O.PL_EDGE + T.N_ICONS * T.S + T.ICON_S, 2, 1] == 1.0

@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..protocol import GameSpec, Kernels
-from . import actions, rules, tables
+from . import actions, observe, rules, tables
 from .config import DuelConfig, make_params
 from .layout import STATE_SIZE
-from .observe import OBS_SIZE, observe
 
 # Longest possible game, in steps: setup (12 picks + up to 13 units x 2 steps per seat per
 # round) plus, per turn, 7 Action Points x 2 steps, one free weaken (2 steps) per unit on
@@ -29,7 +28,7 @@ def _sizes(params: np.ndarray) -> dict:
         "state": STATE_SIZE,
         "actions": actions.N_ACTIONS,
         "players": players,
-        "obs": OBS_SIZE,
+        "obs": observe.OBS_SIZE,
         "max_steps": setup + int(params[P_MAX_TURNS]) * STEPS_PER_TURN,
         "obs_low": 0.0,
         "obs_high": 1.0,
@@ -62,7 +61,7 @@ SPEC = GameSpec(
         is_terminal=rules.is_terminal,
         is_truncated=rules.is_truncated,
         returns=rules.returns,
-        observe=observe,
+        observe=observe.observe,
     ),
     action_to_str=actions.action_to_str,
     parse_action=actions.parse_action,
