@@ -20,14 +20,20 @@ CACHE = True
 jit = numba.njit(cache=CACHE, nogil=True)
 """Decorator for single-game kernels."""
 
+kjit = numba.njit(cache=False, nogil=True)
+"""Decorator for functions that take a game's kernels as arguments (search, rollouts).
+
+numba cannot reliably cache a function whose arguments are jitted functions (numba
+issue #2956: the cache index keeps a dead reference to the dispatcher and a later
+save fails; a cached caller could also keep a stale copy of an edited kernel). So
+such functions compile once per process; the game kernels they call stay cached.
+"""
+
 pjit = numba.njit(cache=False, nogil=True, parallel=True)
 """Decorator for batched drivers that loop over games with ``numba.prange``.
 
-The drivers take a game's kernels as arguments, and numba cannot reliably cache a
-function whose arguments are jitted functions (numba issue #2956: the cache index
-keeps a dead reference to the dispatcher and a later save fails; a cached driver
-could also keep a stale copy of an edited kernel). So drivers compile once per
-process (about a second each); the game kernels they call stay cached.
+Not cached, for the same reason as :data:`kjit`: drivers take a game's kernels as
+arguments.
 """
 
 prange = numba.prange

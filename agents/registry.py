@@ -1,0 +1,54 @@
+"""Built-in agents by name, so the command line and the arena can say ``random,mcts``.
+
+An agent spec is ``name`` or ``name:key=value:key=value`` (values parsed as int,
+float, ``none`` or text), e.g. ``mcts:iterations=400:rollout_depth=60``. The
+spec ``policy:PATH`` loads a MaskablePPO checkpoint (:mod:`.neural`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Agent
+from .heuristics import HeuristicAgent
+from .mcts import MCTSAgent
+from .options import parse_value
+from .random_agent import RandomAgent
+
+AGENT_TYPES: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+    "mcts": MCTSAgent,
+}
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict]:
+    """Split ``name:key=value:...`` into the name and an options dict."""
+    name, *parts = spec.strip().split(":")
+    options = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key:
+            raise ValueError(f"bad agent option {part!r} in {spec!r}; expected key=value")
+        options[key] = parse_value(value)
+    return name, options
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """A fresh agent from its spec, seeded with ``seed``; its ``name`` is the spec."""
+    if spec.startswith("policy:"):
+        from .neural import load_policy_agent
+
+        agent = load_policy_agent(spec.removeprefix("policy:"), seed=seed)
+    else:
+        name, options = parse_agent_spec(spec)
+        if name not in AGENT_TYPES:
+            raise ValueError(
+                f"unknown agent {name!r}; built-in: {sorted(AGENT_TYPES)} or policy:PATH.zip"
+            )
+        try:
+            agent = AGENT_TYPES[name](seed=seed, **options)
+        except TypeError as e:
+            raise ValueError(f"bad options for agent {name!r}: {e}") from e
+    agent.name = spec
+    return agent

@@ -1,0 +1,125 @@
+"""Tournament statistics: win rates with Wilson intervals, margins, pairwise scores, ratings.
+
+Inputs are plain game records: ``{"seats": [agent name per seat], "returns":
+[final return per seat], ...}`` (as the arena writes them). Definitions:
+
+* **win**: the seat's return is the highest and not every seat has the same
+  return (shared first places all count as wins); **draw**: all returns equal.
+* **margin**: the seat's return minus the mean return of the other seats.
+* **pairwise score** of A over B: over every game with A and B in different
+  seats, 1 if A's return beats B's, 0.5 if equal, 0 if lower (averaged).
+* **rating**: OpenSkill Plackett-Luce (Weng & Lin, 2011) on the finishing order,
+  games processed in record order. ``ordinal = mu - 3 sigma`` is the
+  conservative skill. An agent in several seats of one game is rated once, by
+  its best finish.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+Z95 = 1.959963984540054
+"""Two-sided 95% normal quantile."""
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (``(0, 1)`` when ``trials == 0``)."""
+    if trials < 0 or not 0 <= successes <= trials:
+        raise ValueError(f"need 0 <= successes <= trials, got {successes}/{trials}")
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)  # exact ends, no rounding dust
+    hi = 1.0 if successes == trials else min(1.0, centre + half)
+    return lo, hi
+
+
+def seat_outcomes(returns: list[float]) -> list[str]:
+    """``"win"``, ``"draw"`` or ``"loss"`` per seat (see the module docstring)."""
+    r = np.asarray(returns, np.float64)
+    if np.all(r == r[0]):
+        return ["draw"] * len(r)
+    best = r.max()
+    return ["win" if x == best else "loss" for x in r]
+
+
+def agent_summary(records: list[dict], agents: list[str]) -> dict[str, dict]:
+    """Per agent: games, wins, draws, win rate with Wilson 95% CI, mean margin."""
+    out = {}
+    for name in agents:
+        games = wins = draws = 0
+        margins = []
+        for rec in records:
+            outcomes = seat_outcomes(rec["returns"])
+            r = np.asarray(rec["returns"], np.float64)
+            for seat, who in enumerate(rec["seats"]):
+                if who != name:
+                    continue
+                games += 1
+                wins += outcomes[seat] == "win"
+                draws += outcomes[seat] == "draw"
+                others = np.delete(r, seat)
+                margins.append(float(r[seat] - others.mean()))
+        lo, hi = wilson_interval(wins, games)
+        out[name] = {
+            "games": games,
+            "wins": wins,
+            "draws": draws,
+            "win_rate": wins / games if games else 0.0,
+            "win_rate_ci95": [lo, hi],
+            "mean_margin": float(np.mean(margins)) if margins else 0.0,
+        }
+    return out
+
+
+def pairwise_scores(records: list[dict], agents: list[str]) -> dict:
+    """Matrix ``score[i][j]`` of agent i over agent j (None without games), and the counts."""
+    n = len(agents)
+    index = {a: i for i, a in enumerate(agents)}
+    total = np.zeros((n, n))
+    count = np.zeros((n, n), np.int64)
+    for rec in records:
+        r = rec["returns"]
+        for s, a in enumerate(rec["seats"]):
+            for t, b in enumerate(rec["seats"]):
+                if s == t or a == b:
+                    continue
+                i, j = index[a], index[b]
+                total[i, j] += 1.0 if r[s] > r[t] else 0.5 if r[s] == r[t] else 0.0
+                count[i, j] += 1
+    score = [
+        [float(total[i, j] / count[i, j]) if count[i, j] else None for j in range(n)]
+        for i in range(n)
+    ]
+    return {"agents": list(agents), "score": score, "games": count.tolist()}
+
+
+def finishing_ranks(seats: list[str], returns: list[float]) -> dict[str, int]:
+    """Rank per distinct agent (1 = best; ties share a rank), by its best seat."""
+    best: dict[str, float] = {}
+    for who, r in zip(seats, returns, strict=True):
+        best[who] = max(best.get(who, -math.inf), float(r))
+    return {who: 1 + sum(v > r for v in best.values()) for who, r in best.items()}
+
+
+def openskill_ratings(records: list[dict], agents: list[str]) -> dict[str, dict]:
+    """OpenSkill Plackett-Luce ratings after all records: mu, sigma, ordinal per agent."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {a: model.rating(name=a) for a in agents}
+    for rec in records:
+        ranks = finishing_ranks(rec["seats"], rec["returns"])
+        names = list(ranks)
+        new = model.rate([[ratings[a]] for a in names], ranks=[ranks[a] for a in names])
+        for a, team in zip(names, new, strict=True):
+            ratings[a] = team[0]
+    return {
+        a: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3.0 * r.sigma}
+        for a, r in ratings.items()
+    }
