@@ -1,0 +1,90 @@
+"""Smoke test of ``crusadegym bench``: a quick run on the tiny game writes sound outputs.
+
+No speed thresholds: only that every expected figure is present, positive and
+consistent with the game (tiny tic-tac-toe lasts at most 8 moves).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import tinygame  # noqa: E402  (registered by conftest)
+
+from benchmarks.throughput import main  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    out = tmp_path_factory.mktemp("bench") / "bench.json"
+    argv = ["--games", "tiny_tictactoe", "--quick", "--no-peers", "--quiet", "--out", str(out)]
+    assert main(argv) == 0
+    return json.loads(out.read_text()) | {"_out": out}
+
+
+def test_every_access_path_is_measured(bench: dict) -> None:
+    methods = {r["method"] for r in bench["measurements"]}
+    assert {"core_checked", "core_checked_obs", "core_raw", "aec"} <= methods
+    assert {"batched_b1_t1", "batched_b64_t1"} <= methods
+    for r in bench["measurements"]:
+        assert r["game"] == "tiny_tictactoe" and r["players"] == 2
+        assert r["steps"] > 0 and r["seconds"] > 0 and r["steps_per_s"] > 0, r
+
+
+def test_game_lengths_fit_the_game(bench: dict) -> None:
+    # one cell is blocked, so a game lasts 5..8 moves
+    for r in bench["measurements"]:
+        if r["mean_game_length"] is not None:
+            assert 5 <= r["mean_game_length"] <= 8, r
+    (case,) = bench["cases"]
+    assert 5 <= case["mean_game_length"] <= 8
+
+
+def test_batched_rows_carry_batch_and_threads(bench: dict) -> None:
+    rows = [r for r in bench["measurements"] if r["method"].startswith("batched")]
+    assert {(r["batch"], r["threads"]) for r in rows} >= {(1, 1), (64, 1)}
+    for r in rows:
+        assert r["method"] == f"batched_b{r['batch']}_t{r['threads']}"
+
+
+def test_startup_and_memory(bench: dict) -> None:
+    caches = {row["cache"]: row for row in bench["startup"]}
+    assert set(caches) == {"cold", "warm"}
+    for row in caches.values():
+        assert 0 < row["import_s"] <= row["first_step_s"]
+    (mem,) = bench["memory"]
+    assert mem["bytes_per_state"] == tinygame.STATE_SIZE * 4
+    assert mem["batch_states_bytes"] == mem["batch"] * mem["bytes_per_state"]
+    assert mem["tracemalloc_peak_bytes"] >= mem["batch_states_bytes"]
+
+
+def test_goals_and_outputs(bench: dict) -> None:
+    assert bench["meta"]["quick"] is True
+    assert bench["meta"]["cpu_count"] >= 1
+    goals = {g["goal"]: g for g in bench["goals"]}
+    warm = goals["time to first step, warm cache (s)"]
+    assert warm["value"] > 0 and warm["met"] in (True, False)
+    # peers were skipped, so peer goals are reported as not measured
+    assert goals["AEC random play / PettingZoo chess_v6"]["met"] is None
+    internal = {r["what"]: r["ratio"] for r in bench["internal_ratios"]}
+    assert internal["raw kernels / checked front"] > 0
+    out = bench["_out"]
+    assert out.with_suffix(".md").read_text().startswith("| game/players")
+    pytest.importorskip("matplotlib")
+    assert out.with_suffix(".png").stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--games", "no_such_game"], ["--threads", "999"], ["--seconds", "0"]],
+)
+def test_bad_arguments_exit_with_a_message(argv: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as err:
+        main(argv + ["--quick", "--no-peers", "--no-startup"])
+    assert err.value.code not in (0, None)
