@@ -147,8 +147,12 @@ class Game:
             raise StateError(f"{self.name}: state must be a writable C-contiguous array")
         return state
 
-    def check_action(self, state: np.ndarray, action: Any) -> int:
-        """Return ``action`` as an int if legal in ``state``; else raise IllegalActionError."""
+    def check_action(self, state: np.ndarray, action: Any, mask: np.ndarray | None = None) -> int:
+        """Return ``action`` as an int if legal in ``state``; else raise IllegalActionError.
+
+        ``mask`` may be the legal mask of this very state when the caller already has it
+        (an env that computed it for the observation); it is then not recomputed.
+        """
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(
                 f"{self.name}: action must be an integer, got {type(action).__name__}"
@@ -160,7 +164,8 @@ class Game:
             )
         if self.is_terminal(state):
             raise IllegalActionError(f"{self.name}: the game is over; no action is legal")
-        mask = self.legal_mask(state)
+        if mask is None:
+            mask = self.legal_mask(state)
         if not mask[a]:
             raise IllegalActionError(
                 f"{self.name}: action {a} ({self.action_to_str(a, state)}) is illegal here; "
@@ -190,10 +195,13 @@ class Game:
         """Indices of the legal actions."""
         return np.flatnonzero(self.legal_mask(state))
 
-    def step(self, state: np.ndarray, action: int) -> np.ndarray:
-        """Apply a legal ``action`` in place; return this transition's reward per seat."""
+    def step(self, state: np.ndarray, action: int, mask: np.ndarray | None = None) -> np.ndarray:
+        """Apply a legal ``action`` in place; return this transition's reward per seat.
+
+        ``mask``: the legal mask of this very state, if the caller already has it.
+        """
         self.check_state(state)
-        a = self.check_action(state, action)
+        a = self.check_action(state, action, mask)
         rewards = np.zeros(self.num_players, OBS_DTYPE)
         self.k.step(state, self.params, a, rewards)
         return rewards

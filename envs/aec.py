@@ -73,6 +73,7 @@ class CrusadeAECEnv(AECEnv):
         }
         self._rng = np.random.default_rng()
         self.game_state: np.ndarray | None = None  # not `state`: AECEnv.state() is a method
+        self._mask = np.zeros(self.game.num_actions, np.uint8)  # legal mask of game_state
         self._over = False
 
     # -- spaces ---------------------------------------------------------------------
@@ -91,6 +92,7 @@ class CrusadeAECEnv(AECEnv):
         else:
             game_seed = draw_seed(self._rng)
         self.game_state = self.game.new_state(game_seed)
+        self._mask = self.game.legal_mask(self.game_state)  # once per state change
         self._over = False
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -111,12 +113,13 @@ class CrusadeAECEnv(AECEnv):
             return
         seat = self.agent_name_mapping[agent]
         self._cumulative_rewards[agent] = 0.0
-        a = legal_action(self.game, self.game_state, action, self.illegal)
+        a = legal_action(self.game, self.game_state, action, self.illegal, self._mask)
         if a is None:
             self._end(forfeit_rewards(self.game.num_players, seat), truncated=False)
             self.infos[agent]["illegal_action"] = int(action)
         else:
-            rewards = self.game.step(self.game_state, a)
+            rewards = self.game.step(self.game_state, a, self._mask)
+            self.game.legal_mask(self.game_state, out=self._mask)
             if self.shaper is not None:
                 rewards = rewards + self.shaper.step(self.game_state)
             if self.game.is_terminal(self.game_state):
@@ -150,7 +153,7 @@ class CrusadeAECEnv(AECEnv):
         seat = self.agent_name_mapping[agent]
         mask = np.zeros(self.game.num_actions, np.int8)
         if not self._over and self.game.current_player(self.game_state) == seat:
-            mask[:] = self.game.legal_mask(self.game_state)
+            mask[:] = self._mask
         return {"observation": self.game.observe(self.game_state, seat), "action_mask": mask}
 
     def render(self) -> str | np.ndarray | None:

@@ -47,15 +47,17 @@ def build_game(game_name: str, config: dict[str, Any]) -> Game:
     return make_game(game_name, **config)
 
 
-def legal_action(game: Game, state: np.ndarray, action: Any, illegal: str) -> int | None:
-    """``action`` as an int if it is legal in ``state``.
+def legal_action(
+    game: Game, state: np.ndarray, action: Any, illegal: str, mask: np.ndarray | None = None
+) -> int | None:
+    """``action`` as an int if it is legal in ``state`` (whose legal mask may be given).
 
     An illegal action raises :class:`~crusadegym.core.IllegalActionError` under
     ``illegal="raise"`` and returns ``None`` under ``illegal="loss"`` (the caller then
     ends the game with :func:`forfeit_rewards`). Non-integer actions always raise.
     """
     try:
-        return game.check_action(state, action)
+        return game.check_action(state, action, mask)
     except IllegalActionError:
         not_int = isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer))
         if illegal == "raise" or not_int:
