@@ -188,6 +188,16 @@ class Game:
         self.check_state(state)
         if out is None:
             out = np.zeros(self.num_actions, MASK_DTYPE)
+        elif (
+            not isinstance(out, np.ndarray)
+            or out.dtype != MASK_DTYPE
+            or out.shape != (self.num_actions,)
+            or not out.flags.c_contiguous
+            or not out.flags.writeable
+        ):
+            raise ValueError(
+                f"{self.name}: out must be a writable uint8 array of shape ({self.num_actions},)"
+            )
         self.k.legal_mask(state, self.params, out)
         return out
 
@@ -228,6 +238,8 @@ class Game:
     def observe(self, state: np.ndarray, player: int) -> np.ndarray:
         """Observation vector of ``player`` (float32, length ``obs_size``)."""
         self.check_state(state)
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
+            raise TypeError(f"player must be an int, got {type(player).__name__}")
         if not 0 <= int(player) < self.num_players:
             raise ValueError(f"player must be in [0, {self.num_players}), got {player}")
         out = np.zeros(self.obs_size, OBS_DTYPE)

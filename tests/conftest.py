@@ -13,6 +13,13 @@ from crusadegym.core import available_games, get_spec, register  # noqa: E402
 register(tinygame.SPEC)
 
 
+# Small configs of every game, for tests that run per game rather than per config.
+SMALL_GAMES = [
+    ("tiny_tictactoe", {}),
+    ("deus_lo_vult", {"players": 2, "rounds": 1, "max_turns": 30}),
+]
+
+
 def game_cases() -> list[tuple[str, dict]]:
     """Every registered game under each of its declared small test configs."""
     cases = []
