@@ -2,6 +2,10 @@
 # Set up a virtualenv, install crusadegym with its test/training extras, lint, and run the tests.
 set -euo pipefail
 EXTRAS="dev,train" source "$(dirname "$0")/_venv.sh"
+# CI slice of the fuzz harness: 4,000 compiled random games per Deus lo Vult test config
+# (12,000 in all) with final-state invariants, plus 10 per config checked after every step.
+export CRUSADEGYM_SOAK_GAMES="${CRUSADEGYM_SOAK_GAMES:-4000}"
+export CRUSADEGYM_SOAK_CHECKED="${CRUSADEGYM_SOAK_CHECKED:-10}"
 ruff check .
 ruff format --check .
 python -m pytest -q "$@"
