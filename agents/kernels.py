@@ -15,29 +15,8 @@ the caller, never from the state's own RNG.
 from __future__ import annotations
 
 import numpy as np
-from crusadegym.core.jit import jit, kjit
-from crusadegym.core.rng import next_u64, splitmix64
-
-
-@jit
-def _seed_rng(seed):
-    rng_state = np.zeros(2, np.int32)
-    x = splitmix64(np.uint64(seed))
-    rng_state[0] = np.int32(np.uint32(x & np.uint64(0xFFFFFFFF)))
-    rng_state[1] = np.int32(np.uint32(x >> np.uint64(32)) | np.uint32(1))
-    return rng_state
-
-
-@jit
-def _pick(mask, n_legal, rng_state):
-    """A uniformly chosen legal action of ``mask`` (``n_legal`` >= 1 nonzero entries)."""
-    r = np.int64((next_u64(rng_state, 0) >> np.uint64(33)) % np.uint64(n_legal))
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if r == 0:
-                return a
-            r -= 1
-    return -1
+from crusadegym.core.jit import kjit
+from crusadegym.core.rng import pick_uniform, stream
 
 
 @kjit
@@ -63,7 +42,7 @@ def rollout_values(
     ``value`` at the cutoff otherwise. ``out[P]`` receives the mean. Returns the
     total number of steps played.
     """
-    rng_state = _seed_rng(seed)
+    rng_state = stream(seed)
     mask = np.zeros(n_actions, np.uint8)
     rewards = np.zeros(n_players, np.float32)
     leaf = np.zeros(n_players, np.float32)
@@ -78,7 +57,7 @@ def rollout_values(
             n = legal_mask(sim, params, mask)
             if n == 0:
                 break
-            step(sim, params, _pick(mask, n, rng_state), rewards)
+            step(sim, params, pick_uniform(mask, n, rng_state), rewards)
             steps += 1
         if is_terminal(sim, params):
             returns(sim, params, leaf)

@@ -30,10 +30,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from crusadegym.core import Game, available_games, get_spec, make_game
-from crusadegym.core.drivers import _pick_uniform, random_playouts
+from crusadegym.core.drivers import random_playouts
 from crusadegym.core.jit import kjit, set_threads
 from crusadegym.core.records import make_replay, replay, save_replay
-from crusadegym.core.rng import next_u64, splitmix64
+from crusadegym.core.rng import next_u64, pick_uniform, stream
 from tqdm import tqdm
 
 from crusadegym import __version__
@@ -149,10 +149,7 @@ def _trace_slot(
     """
     mask = np.zeros(n_actions, np.uint8)
     rewards = np.zeros(n_players, np.float32)
-    rng_state = np.zeros(2, np.int32)
-    x = splitmix64(np.uint64(seed))
-    rng_state[0] = np.int32(np.uint32(x & np.uint64(0xFFFFFFFF)))
-    rng_state[1] = np.int32(np.uint32(x >> np.uint64(32)) | np.uint32(1))
+    rng_state = stream(seed)
     game_seed = np.int64(-1)
     n = 0
     for _ in range(n_steps):
@@ -163,7 +160,7 @@ def _trace_slot(
         k = legal_mask(state, params, mask)
         if k == 0:
             return game_seed, n, 1
-        a = _pick_uniform(mask, k, rng_state)
+        a = pick_uniform(mask, k, rng_state)
         step(state, params, a, rewards)
         out[n] = a
         n += 1

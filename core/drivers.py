@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import jit, pjit, prange
-from .rng import next_u64, splitmix64
+from .jit import pjit, prange
+from .rng import next_u64, pick_uniform, stream
 
 
 @pjit
@@ -75,18 +75,6 @@ def batch_step(
         players[i] = current_player(states[i], params)
 
 
-@jit
-def _pick_uniform(mask, n_legal, rng_state):
-    """Index of a uniformly chosen nonzero entry of ``mask`` (n_legal >= 1)."""
-    r = np.int64((next_u64(rng_state, 0) >> np.uint64(33)) % np.uint64(n_legal))
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if r == 0:
-                return a
-            r -= 1
-    return -1
-
-
 @pjit
 def random_playouts(
     init, legal_mask, step, is_terminal, states, params, seeds, n_steps, n_actions, n_players
@@ -105,10 +93,7 @@ def random_playouts(
     for i in prange(B):
         mask = np.zeros(n_actions, np.uint8)
         rewards = np.zeros(n_players, np.float32)
-        rng_state = np.zeros(2, np.int32)
-        x = splitmix64(np.uint64(seeds[i]))
-        rng_state[0] = np.int32(np.uint32(x & np.uint64(0xFFFFFFFF)))
-        rng_state[1] = np.int32(np.uint32(x >> np.uint64(32)) | np.uint32(1))
+        rng_state = stream(seeds[i])
         for _ in range(n_steps):
             if is_terminal(states[i], params):
                 finished[i] += 1
@@ -117,7 +102,7 @@ def random_playouts(
             if n == 0:
                 empty[i] += 1
                 break
-            a = _pick_uniform(mask, n, rng_state)
+            a = pick_uniform(mask, n, rng_state)
             step(states[i], params, a, rewards)
             steps[i] += 1
     return steps, finished, empty
@@ -138,15 +123,12 @@ def random_games(
     for i in prange(B):
         mask = np.zeros(n_actions, np.uint8)
         rewards = np.zeros(n_players, np.float32)
-        rng_state = np.zeros(2, np.int32)
-        x = splitmix64(np.uint64(seeds[i]))
-        rng_state[0] = np.int32(np.uint32(x & np.uint64(0xFFFFFFFF)))
-        rng_state[1] = np.int32(np.uint32(x >> np.uint64(32)) | np.uint32(1))
+        rng_state = stream(seeds[i])
         while not is_terminal(states[i], params) and steps[i] < max_steps:
             n = legal_mask(states[i], params, mask)
             if n == 0:
                 empty[i] = 1
                 break
-            step(states[i], params, _pick_uniform(mask, n, rng_state), rewards)
+            step(states[i], params, pick_uniform(mask, n, rng_state), rewards)
             steps[i] += 1
     return steps, empty

@@ -77,3 +77,28 @@ def shuffle(state, off, arr, n):
         tmp = arr[i]
         arr[i] = arr[j]
         arr[j] = tmp
+
+
+@jit
+def stream(s):
+    """A fresh generator for choices made *outside* a game (random agents, playouts).
+
+    Returns its own int32[2] state, so choosing actions never perturbs a game's dice.
+    """
+    out = np.zeros(RNG_SLOTS, np.int32)
+    x = splitmix64(np.uint64(s))
+    out[0] = np.int32(np.uint32(x & _MASK32))
+    out[1] = np.int32(np.uint32(x >> np.uint64(32)) | np.uint32(1))
+    return out
+
+
+@jit
+def pick_uniform(mask, n_legal, rng_state):
+    """Index of a uniformly chosen nonzero entry of ``mask`` (``n_legal`` >= 1 of them)."""
+    r = np.int64((next_u64(rng_state, 0) >> np.uint64(33)) % np.uint64(n_legal))
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if r == 0:
+                return a
+            r -= 1
+    return -1
