@@ -1,0 +1,193 @@
+"""Self-play training: a tiny run end to end, resume, checkpoint errors, reward seat."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from crusadegym.agents import RandomAgent, load_policy_agent  # noqa: E402
+from crusadegym.agents.arena import play_game  # noqa: E402
+from crusadegym.core import make_game  # noqa: E402
+from crusadegym.training.checkpoint import load_model, save_checkpoint, sidecar_path  # noqa: E402
+from crusadegym.training.env import SelfPlayEnv  # noqa: E402
+from crusadegym.training.policy import BoardExtractor, obs_layout, policy_kwargs_for  # noqa: E402
+from crusadegym.training.pool import OpponentPool, parse_opponents  # noqa: E402
+from crusadegym.training.selfplay import TrainArgs, main, train  # noqa: E402
+
+TINY = {"rounds": 1, "max_turns": 10}
+
+
+def tiny_args(out: str, **changes) -> TrainArgs:
+    """A run of a few hundred steps on a one-round, ten-turn Deus lo Vult."""
+    base = dict(
+        game="deus_lo_vult", timesteps=256, n_envs=2, options=dict(TINY), n_steps=64,
+        batch_size=64, n_epochs=1, snapshot_every=128, checkpoint_every=128,
+        eval_games=2, out=out, progress=False,
+    )  # fmt: skip
+    return TrainArgs(**{**base, **changes})
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> dict:
+    return train(tiny_args(str(tmp_path_factory.mktemp("run"))))
+
+
+def test_tiny_run_writes_everything(tiny_run):
+    out = tiny_run["out"]
+    assert tiny_run["timesteps"] >= 256
+    for name in ("final.zip", "final.json", "history.json", "learning_curve.png", "args.json"):
+        assert os.path.isfile(os.path.join(out, name)), name
+    assert tiny_run["checkpoints"] and all(os.path.isfile(p) for p in tiny_run["checkpoints"])
+    assert len(tiny_run["snapshots"]) >= 2  # the initial policy plus scheduled ones
+    assert any(f.startswith("events.") for _, _, fs in os.walk(tiny_run["tensorboard"]) for f in fs)
+    side = json.load(open(os.path.join(out, "final.json")))
+    game = make_game("deus_lo_vult", players=2, **TINY)
+    assert side["game"] == "deus_lo_vult"
+    assert (side["obs_size"], side["num_actions"]) == (game.obs_size, game.num_actions)
+    assert side["config"]["max_turns"] == 10
+    vs = tiny_run["evaluation"]["vs"]
+    assert set(vs) == {"random", "heuristic"} and all(v["games"] == 2 for v in vs.values())
+
+
+def test_checkpoint_loads_as_agent_and_plays_a_game(tiny_run):
+    game = make_game("deus_lo_vult", players=2, **TINY)
+    agent = load_policy_agent(tiny_run["final"])
+    record = play_game(game, [agent, RandomAgent(seed=1)], seed=3)
+    assert record["steps"] > 0 and len(record["returns"]) == 2
+
+
+def test_resume_continues_from_checkpoint(tiny_run, tmp_path):
+    first = json.load(open(sidecar_path(tiny_run["final"])))["timesteps"]
+    resumed = train(tiny_args(str(tmp_path), resume=tiny_run["final"], timesteps=128,
+                              eval_games=0))  # fmt: skip
+    assert resumed["timesteps"] >= first + 128
+
+
+def test_missing_and_corrupt_checkpoints_give_clear_errors(tmp_path):
+    game = make_game("deus_lo_vult", players=2, **TINY)
+    with pytest.raises(FileNotFoundError, match="no checkpoint"):
+        load_model(tmp_path / "missing.zip", game)
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(b"this is not a zip file")
+    with pytest.raises(ValueError, match="not a readable MaskablePPO checkpoint"):
+        load_model(bad, game)
+    args = ["deus_lo_vult", "--resume", str(bad), "--out", str(tmp_path / "o"), "--quiet"]
+    assert main(args + ["--max-turns", "10", "--timesteps", "64"]) == 2
+
+
+def tictactoe_checkpoint(tmp_path) -> str:
+    """An (untrained) MaskablePPO checkpoint for tiny_tictactoe, with its sidecar."""
+    from sb3_contrib import MaskablePPO
+
+    game = make_game("tiny_tictactoe")
+    env = SelfPlayEnv("tiny_tictactoe", OpponentPool(["random"]))
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16,
+                        policy_kwargs=policy_kwargs_for(game))  # fmt: skip
+    return save_checkpoint(model, str(tmp_path / "ttt.zip"), game)
+
+
+def test_incompatible_checkpoint_gives_clear_error(tmp_path):
+    path = tictactoe_checkpoint(tmp_path)
+    dlv = make_game("deus_lo_vult", players=2, **TINY)
+    with pytest.raises(ValueError, match="trained for game 'tiny_tictactoe'"):
+        load_model(path, dlv)
+    os.remove(sidecar_path(path))  # no sidecar: the model's own spaces are checked
+    with pytest.raises(ValueError, match="expects observations"):
+        load_model(path, dlv)
+
+
+def test_reward_is_the_learner_seats_own():
+    """Summed rewards equal the learner seat's final return, whichever seat moved last."""
+    env = SelfPlayEnv("tiny_tictactoe", OpponentPool(["random"]), seed=0)
+    rng = np.random.default_rng(0)
+    seats, results = set(), set()
+    for episode in range(30):
+        env.reset(seed=episode)
+        total, done = 0.0, False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, reward, terminated, truncated, info = env.step(action)
+            total += reward
+            done = terminated or truncated
+        result = info["selfplay"]
+        assert total == pytest.approx(result["return"])
+        assert result["outcome"] == {1.0: "win", 0.0: "draw", -1.0: "loss"}[result["return"]]
+        seats.add(result["seat"])
+        results.add(result["return"])
+    assert seats == {0, 1} and {1.0, -1.0} <= results
+
+
+def test_feature_extractor_uses_planes_when_the_game_has_them():
+    import torch
+    from gymnasium import spaces
+
+    dlv = make_game("deus_lo_vult", players=2, **TINY)
+    layout = obs_layout(dlv)
+    assert layout is not None and layout.size == dlv.obs_size
+    box = spaces.Box(-np.inf, np.inf, (dlv.obs_size,), np.float32)
+    ext = BoardExtractor(box, **policy_kwargs_for(dlv)["features_extractor_kwargs"])
+    assert ext.board is not None
+    assert ext(torch.zeros(3, dlv.obs_size)).shape == (3, ext.features_dim)
+    assert obs_layout(make_game("tiny_tictactoe")) is None
+    with pytest.raises(ValueError, match="does not match"):
+        BoardExtractor(box, planes=1, height=2, width=2, n_scalars=1)
+
+
+def test_opponent_pool_draws_self_only_once_a_snapshot_exists():
+    pool = OpponentPool(["random", "self"])
+    rng = np.random.default_rng(0)
+    assert {pool.draw(rng, {})[0] for _ in range(20)} == {"random"}
+    with pytest.raises(ValueError, match="twice"):
+        parse_opponents("random,random")
+    with pytest.raises(ValueError, match="unknown agent"):
+        parse_opponents("random,nobody")
+
+
+@pytest.mark.parametrize("kind", ["coins", "heuristic"])
+def test_shaping_sums_to_the_result_minus_the_start_potential(kind):
+    """Potential-based shaping moves credit earlier but adds only a constant per game."""
+    env = SelfPlayEnv("deus_lo_vult", OpponentPool(["random"]), shaping=kind, players=2, **TINY)
+    rng = np.random.default_rng(1)
+    env.reset(seed=5)
+    seat = env.unwrapped.seat
+    phi0 = float(env.shaper.potential(env.core_state())[seat]) if kind == "heuristic" else 0.0
+    total, done = 0.0, False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        _, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        done = terminated or truncated
+    assert total == pytest.approx(info["selfplay"]["return"] - phi0, abs=1e-4)
+    with pytest.raises(ValueError, match="shaping must be one of"):
+        SelfPlayEnv("deus_lo_vult", OpponentPool(["random"]), shaping="magic", **TINY)
+
+
+def test_turn_cap_ends_the_episode_as_terminal():
+    """SB3 bootstraps truncated episodes; a game ended by its turn cap is over, so terminal."""
+    env = SelfPlayEnv("deus_lo_vult", OpponentPool(["random"]), players=2, rounds=1, max_turns=2)
+    rng = np.random.default_rng(2)
+    env.reset(seed=0)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        _, _, terminated, truncated, info = env.step(action)
+    assert info["selfplay"]["turn_cap"] and terminated and not truncated
+
+
+def test_prune_keeps_only_the_newest_checkpoint_files(tmp_path):
+    from crusadegym.training.callbacks import prune
+
+    paths = []
+    for t in range(3):
+        path = tmp_path / f"ckpt_{t}.zip"
+        path.write_bytes(b"x")
+        (tmp_path / f"ckpt_{t}.json").write_text("{}")
+        paths.append(str(path))
+    prune(paths, keep=1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt_2.json", "ckpt_2.zip"]
+    assert len(paths) == 3  # the run summary still lists every checkpoint written
