@@ -275,6 +275,33 @@ class Game:
         batch_init(self.k.init, states, self.params, seeds & 0x7FFFFFFFFFFFFFFF)
         return states
 
+    def play_random_games(
+        self, states: np.ndarray, seeds: np.ndarray, max_steps: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Play every game of a ``[B, S]`` batch to its end with random legal moves (compiled).
+
+        ``seeds[i]`` seeds game i's move choices (not its dice). Returns per game the
+        steps played and a flag set if a running game ever had no legal action.
+        """
+        from .drivers import random_games
+
+        self.check_batch(states)
+        seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+        if seeds.shape != (states.shape[0],):
+            raise ValueError(f"seeds must have shape ({states.shape[0]},), got {seeds.shape}")
+        k = self.k
+        return random_games(
+            k.legal_mask,
+            k.step,
+            k.is_terminal,
+            states,
+            self.params,
+            seeds,
+            max_steps or self.max_steps,
+            self.num_actions,
+            self.num_players,
+        )
+
     def check_batch(self, states: np.ndarray) -> np.ndarray:
         if not isinstance(states, np.ndarray) or states.dtype != STATE_DTYPE:
             raise StateError(f"{self.name}: batch must be an int32 numpy array")

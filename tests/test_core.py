@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from crusadegym.core import available_games, get_spec, make_game, register
 from crusadegym.core import rng as R
-from crusadegym.core.drivers import batch_legal_masks, batch_observe, random_games
+from crusadegym.core.drivers import batch_legal_masks, batch_observe
 from crusadegym.core.jit import jit
 
 
@@ -60,17 +60,7 @@ def test_shuffle_is_a_permutation_and_every_position_moves():
 def test_choice_streams_do_not_touch_game_dice():
     game = make_game("deus_lo_vult", players=2, rounds=1, max_turns=10)
     a = game.new_states(np.array([5, 5], np.int64))
-    random_games(
-        game.k.legal_mask,
-        game.k.step,
-        game.k.is_terminal,
-        a,
-        game.params,
-        np.array([1, 2], np.int64),
-        game.max_steps,
-        game.num_actions,
-        game.num_players,
-    )
+    game.play_random_games(a, np.array([1, 2], np.int64))
     # the same game seed played with different choice streams ends differently
     assert not np.array_equal(a[0], a[1])
     mask = np.array([0, 1, 0, 1, 1], np.uint8)
@@ -120,33 +110,16 @@ def test_batch_masks_and_observations_equal_single_calls(name):
 
 
 def test_random_games_play_every_game_to_its_end():
+    """``Game.play_random_games`` (the ``random_games`` driver) ends every game."""
     game = make_game("deus_lo_vult", players=2, rounds=1, max_turns=15)
     seeds = np.arange(50, dtype=np.int64)
     states = game.new_states(seeds)
-    steps, empty = random_games(
-        game.k.legal_mask,
-        game.k.step,
-        game.k.is_terminal,
-        states,
-        game.params,
-        seeds,
-        game.max_steps,
-        game.num_actions,
-        game.num_players,
-    )
+    steps, empty = game.play_random_games(states, seeds)
     assert empty.sum() == 0 and np.all(steps > 0)
     assert all(game.is_terminal(s) for s in states)
+    with pytest.raises(ValueError, match="seeds must have shape"):
+        game.play_random_games(game.new_states(seeds), seeds[:3])
     # the batch is reproducible: same seeds, same final states
     again = game.new_states(seeds)
-    random_games(
-        game.k.legal_mask,
-        game.k.step,
-        game.k.is_terminal,
-        again,
-        game.params,
-        seeds,
-        game.max_steps,
-        game.num_actions,
-        game.num_players,
-    )
+    game.play_random_games(again, seeds)
     assert np.array_equal(states, again)

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from crusadegym.core import make_game
 from crusadegym.core.deus_lo_vult import layout as L
-from crusadegym.core.drivers import random_games
 
 DEPLOYMENTS = {2: "latin", 3: "saracenic", 4: "campaign"}
 
@@ -23,17 +22,7 @@ def test_thousand_random_games_end_and_keep_invariants(players):
     )
     seeds = np.arange(1000, dtype=np.int64) + 1000 * players
     states = game.new_states(seeds)
-    steps, empty = random_games(
-        game.k.legal_mask,
-        game.k.step,
-        game.k.is_terminal,
-        states,
-        game.params,
-        seeds,
-        game.max_steps,
-        game.num_actions,
-        game.num_players,
-    )
+    steps, empty = game.play_random_games(states, seeds)
     assert empty.sum() == 0, "a running game had no legal action"
     assert np.all(states[:, L.OVER] == 1), "a game did not end within max_steps"
     assert np.all(steps <= game.max_steps)
