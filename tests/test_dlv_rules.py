@@ -479,15 +479,20 @@ def test_refugees_join_saracen_bands_too():
 
 
 # ------------------------------------------------------------------ observation
-def test_each_seat_sees_its_own_camp_in_the_north_west():
+def test_observation_is_absolute_with_the_viewer_named():
+    """Action ids name absolute cells, so every seat sees the board in that same frame;
+    units are split into "mine" and the others' planes, and a one-hot names my corner."""
     from crusadegym.core.deus_lo_vult import observe as O
 
     g, s = position({"b3": "0F", "k10": "1F", **SPARE})
-    for seat, own_cell in ((0, "b3"), (1, "k10")):
-        planes = g.observe(s, seat)[: O.N_PLANES * 144].reshape(O.N_PLANES, 12, 12)
-        assert planes[O.PL_CENTRE, 1, 1] == 1.0  # a camp centre at b2 in every view
-        mine = np.argwhere(planes[O.PL_SEAT])
-        assert mine.tolist() == [[2, 1]], f"seat {seat} sees its unit on {own_cell} at b3"
-        assert np.argwhere(planes[O.PL_SEAT + 1]).tolist() == [[9, 10]]
-        # my footman's skull (front) points toward the board centre: south in my view
-        assert planes[O.PL_EDGE + T.N_ICONS * T.S + T.ICON_S, 2, 1] == 1.0
+    for seat, mine, theirs in ((0, [2, 1], [9, 10]), (1, [9, 10], [2, 1])):
+        o = g.observe(s, seat)
+        planes = o[: O.N_PLANES * 144].reshape(O.N_PLANES, 12, 12)
+        assert np.argwhere(planes[O.PL_SEAT]).tolist() == [mine]
+        assert np.argwhere(planes[O.PL_SEAT + 1]).tolist() == [theirs]
+        corner = o[O.N_PLANES * 144 + O.SC_CORNER : O.N_PLANES * 144 + O.SC_CORNER + 4]
+        assert corner.tolist() == ([1, 0, 0, 0] if seat == 0 else [0, 0, 1, 0])  # NW / SE
+    # seat 0's footman faces south: its skull edge is on the south side, absolute frame
+    planes = g.observe(s, 0)[: O.N_PLANES * 144].reshape(O.N_PLANES, 12, 12)
+    assert planes[O.PL_EDGE + T.N_ICONS * T.S + T.ICON_S, 2, 1] == 1.0
+    assert planes[O.PL_EDGE + T.N_ICONS * T.N + T.ICON_S, 9, 10] == 1.0  # seat 1's faces north

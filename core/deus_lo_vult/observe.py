@@ -1,8 +1,9 @@
 """Per-seat observation of a Deus lo Vult state, from the viewer's perspective.
 
-The board is rotated so that the viewer's camp is always the north-west corner
-(the board and its green cells are symmetric under quarter turns), and seats are
-numbered relative to the viewer (0 = me, 1 = next to play after me, ...).
+Seats are numbered relative to the viewer (0 = me, 1 = next to play after me, ...)
+and a one-hot scalar names the viewer's own camp corner. The board itself is NOT
+rotated: action ids name absolute cells, so the observation uses the same absolute
+frame (a rotated view would give two seats the same picture for different actions).
 Nothing is hidden in the Duel: the quarter stack order and the Saracen bag are
 never shown (nobody sees them).
 
@@ -11,8 +12,6 @@ Every entry lies in [0, 1] (counts are divided by their maximum and clipped).
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from ..jit import jit
 from . import tables as T
@@ -48,7 +47,7 @@ PL_SARACEN = 4
 PL_QUARTER = 5
 PL_REFUGEE = 6
 PL_WEAK = 7
-PL_EDGE = 8  # 28: edge toward (viewer-frame) direction d has icon i -> 8 + 7*d + i
+PL_EDGE = 8  # 28: edge toward direction d has icon i -> 8 + 7*d + i
 PL_CKIND = PL_EDGE + 4 * T.N_ICONS  # 6 Crusader kinds
 PL_SKIND = PL_CKIND + T.N_CRUSADER_KINDS  # 8 Saracen kinds
 PL_CARRIED = PL_SKIND + T.N_SARACEN_KINDS
@@ -76,22 +75,11 @@ SC_ROUND_LEFT = 29
 SC_STACK = 30
 SC_LAST = 31  # 5: none + relative seat
 SC_ACTIVE = 36  # 4 relative seats present
-N_SCALARS = 40
+SC_CORNER = 40  # 4: one-hot of the viewer's camp corner (NW, NE, SE, SW)
+N_SCALARS = 44
 OBS_SIZE = N_PLANES * T.N_CELLS + N_SCALARS
 
 
-def _rotations():
-    """ROT[k, c] = where cell c lands after k counter-clockwise quarter turns."""
-    out = np.zeros((4, T.N_CELLS), np.int64)
-    for c in range(T.N_CELLS):
-        r, col = divmod(c, T.SIZE)
-        for k in range(4):
-            out[k, c] = T.SIZE * r + col
-            r, col = T.SIZE - 1 - col, r
-    return out
-
-
-ROT = _rotations()
 TOKEN_KIND = T.TOKEN_KIND
 TOKEN_OWNER = T.TOKEN_OWNER
 KIND_EDGES = T.KIND_EDGES
@@ -105,9 +93,8 @@ def observe(state, params, player, out):
     """Fill ``out`` (float32[OBS_SIZE]) with seat ``player``'s view of the state."""
     out[:] = 0.0
     players = params[P_PLAYERS]
-    k = params[P_SEAT_CORNER + player]
     for c in range(NC):
-        v = ROT[k, c]
+        v = c
         o = params[P_CAMP_OWNER + c]
         if o >= 0:
             if params[P_CAMP_CENTRE + o] == c:
@@ -138,16 +125,16 @@ def observe(state, params, player, out):
         out[PL_MOVED * NC + v] = state[TOK_MOVED + t]
         face = state[TOK_FACE + t]
         for rel in range(4):
-            d = (face + rel - k + 8) % 4
+            d = (face + rel) % 4
             icon = KIND_EDGES[kind, side, rel]
             out[(PL_EDGE + T.N_ICONS * d + icon) * NC + v] = 1.0
     for i in range(SARACEN_CELLS.shape[0]):
-        out[PL_SARACEN_CELL * NC + ROT[k, SARACEN_CELLS[i]]] = 1.0
+        out[PL_SARACEN_CELL * NC + SARACEN_CELLS[i]] = 1.0
     for i in range(4):
-        out[PL_SLOT * NC + ROT[k, QUARTER_SLOTS[i]]] = 1.0
+        out[PL_SLOT * NC + QUARTER_SLOTS[i]] = 1.0
     sel = state[SEL]
     if sel >= 0:
-        out[PL_SELECTED * NC + ROT[k, sel]] = 1.0
+        out[PL_SELECTED * NC + sel] = 1.0
     _scalars(state, params, player, out, N_PLANES * NC)
 
 
@@ -172,6 +159,7 @@ def _scalars(state, params, player, out, o):
         out[o + SC_SCORE + r] = state[SCORE + p] / T.TOTAL_COINS
         out[o + SC_ARMY_PTS + r] = army_points_used(state, p) / T.ARMY_POINT_CAP
         out[o + SC_ACTIVE + r] = 1.0
+    out[o + SC_CORNER + params[P_SEAT_CORNER + player]] = 1.0
     base = player * T.ARMY_SIZE
     for t in range(base, base + T.ARMY_SIZE):
         if state[TOK_LOC + t] == -1:
