@@ -680,10 +680,17 @@ def legal_mask(state, params, out):
     p = state[CUR]
     army_bands = np.empty((3, N_CELLS + 1), np.int64)
     saracen_bands = np.empty((3, N_CELLS + 1), np.int64)
+    sel = state[SEL]
+    if sel >= 0:
+        # stage 2: label only the band kind(s) the selected unit can move with
+        t = state[BOARD + sel]
+        if t >= 0 and (is_crusader(t) or is_refugee(state, t)):
+            label_bands(state, p, False, army_bands)
+        if t >= 0 and (is_saracen(t) or is_refugee(state, t)):
+            label_bands(state, p, True, saracen_bands)
+        return unit_options(state, params, sel, out, False, army_bands, saracen_bands)
     label_bands(state, p, False, army_bands)
     label_bands(state, p, True, saracen_bands)
-    if state[SEL] >= 0:
-        return unit_options(state, params, state[SEL], out, False, army_bands, saracen_bands)
     # Stage 1: a cell is selectable if its selection has at least one follow-up. In
     # first-only mode verbs are written to ``scratch`` but never read, so it is not cleared.
     scratch = np.zeros(N_ACTIONS, np.uint8)
