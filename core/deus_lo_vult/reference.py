@@ -26,8 +26,6 @@ from .config import (
     P_ROBBING,
 )
 
-ICON = {code: i for i, code in enumerate(T.ICON_CODES)}
-
 # The rulebook's Combat Results Table, row by row (attacker, defenders, outcome).
 RULEBOOK_CRT = [
     ("S", ["Sh"], (0, 0)),

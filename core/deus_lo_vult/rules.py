@@ -199,28 +199,6 @@ def band_member(state, t, p, saracen):
 
 
 @jit
-def band_of(state, start, p, saracen, member, stack):
-    """Flood-fill the band containing cell ``start`` into ``member`` (uint8[144]); size."""
-    member[:] = 0
-    if not band_member(state, state[BOARD + start], p, saracen):
-        return 0
-    member[start] = 1
-    stack[0] = start
-    top, size = 1, 1
-    while top > 0:
-        top -= 1
-        c = stack[top]
-        for d in range(4):
-            n = NEIGH[c, d]
-            if n >= 0 and member[n] == 0 and band_member(state, state[BOARD + n], p, saracen):
-                member[n] = 1
-                stack[top] = n
-                top += 1
-                size += 1
-    return size
-
-
-@jit
 def label_bands(state, p, saracen, bands):
     """Label every band for seat p's army (or the Saracens) in one pass.
 

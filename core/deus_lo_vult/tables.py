@@ -50,8 +50,7 @@ def _neighbours() -> np.ndarray:
 NEIGH = _neighbours()
 
 # Corner camps, 3x3 blocks; the centre cell holds secured coins [PH][R "8 camp cells"].
-CAMP_CORNER_NAMES = ("NW", "NE", "SE", "SW")
-CAMP_TOPLEFT = ((0, 0), (0, 9), (9, 9), (9, 0))  # [PH]
+CAMP_TOPLEFT = ((0, 0), (0, 9), (9, 9), (9, 0))  # [PH] corners NW, NE, SE, SW
 CAMP_FACING = np.array(
     [S, W, N, E], np.int64
 )  # [P] front edge points along the board edge, 90-degree symmetric
@@ -238,7 +237,6 @@ TOKEN_KIND, TOKEN_OWNER = _token_tables()
 ACTION_POINTS = 7  # [R] "you spend 7 Action Points"
 ARMY_POINT_CAP = 13  # [R] "cannot cost more than 13 Army Points"
 PURGATORY_SLOTS = 9  # [R] "until the 9 purgatory slots are occupied"
-LIFE_POINTS = 2  # [R] strong side, weak side, then Purgatory
 
 # ---------------------------------------------------------------- Combat Results Table [R]
 # CRT[attacker icon, defender icon] = (damage to attacker, damage to defender).
