@@ -17,7 +17,13 @@ from crusadegym.agents import (
     uses_state,
 )
 from crusadegym.agents.arena import play_game
-from crusadegym.agents.heuristics import GENERIC, get_heuristic, greedy_action, value_kernel
+from crusadegym.agents.heuristics import (
+    GENERIC,
+    action_values,
+    get_heuristic,
+    greedy_action,
+    value_kernel,
+)
 from crusadegym.agents.kernels import rollout_values
 from crusadegym.agents.registry import parse_agent_spec
 from crusadegym.core import IllegalActionError, make_game
@@ -231,6 +237,37 @@ def test_mcts_takes_the_game_defaults_under_given_options():
         assert MCTSAgent().config_for(dlv).c_uct == 0.005
         assert MCTSAgent(c_uct=0.3).config_for(dlv).c_uct == 0.3
         assert MCTSAgent(config=MCTSConfig(c_uct=1.0)).config_for(dlv).c_uct == 1.0
+
+
+def _dlv_midgame(steps: int = 120):
+    """A Deus lo Vult position after ``steps`` moves of heuristic self-play."""
+    game = make_game("deus_lo_vult", players=2, rounds=1)
+    state, agent = game.new_state(0), HeuristicAgent(seed=0)
+    for _ in range(steps):
+        game.step(state, select_action(agent, game, state))
+    return game, state
+
+
+@DLV
+def test_mcts_with_one_iteration_plays_the_greedy_choice():
+    game, state = _dlv_midgame()
+    values = action_values(game, state, get_heuristic(game.name))
+    agent = MCTSAgent(seed=0, iterations=1)
+    assert values[agent.act_state(game, state)] == values.max()
+
+
+@DLV
+def test_mcts_with_priors_deepens_before_trying_every_action():
+    """Priors count for unvisited actions too, so 40 iterations reach past two plies
+    even with 19 legal actions at the root (plain UCT would still be expanding)."""
+    game, state = _dlv_midgame()
+    assert game.legal_mask(state).sum() > 10
+    agent = MCTSAgent(seed=0, iterations=40)
+    agent.act_state(game, state)
+    assert agent.last_depth >= 3 and sum(agent.last_visits.values()) == 40
+    plain = MCTSAgent(seed=0, iterations=40, prior_visits=0, rollout_depth=0)
+    plain.act_state(game, state)
+    assert plain.last_depth <= 2
 
 
 def test_mcts_time_budget_runs_at_least_one_iteration():
