@@ -15,7 +15,12 @@ from crusadegym.agents.arena import play_game  # noqa: E402
 from crusadegym.core import make_game  # noqa: E402
 from crusadegym.training.checkpoint import load_model, save_checkpoint, sidecar_path  # noqa: E402
 from crusadegym.training.env import SelfPlayEnv  # noqa: E402
-from crusadegym.training.policy import BoardExtractor, obs_layout, policy_kwargs_for  # noqa: E402
+from crusadegym.training.policy import (  # noqa: E402
+    BoardExtractor,
+    obs_layout,
+    policy_kwargs_for,
+    policy_spec,
+)
 from crusadegym.training.pool import OpponentPool, parse_opponents  # noqa: E402
 from crusadegym.training.selfplay import TrainArgs, main, train  # noqa: E402
 
@@ -27,7 +32,7 @@ def tiny_args(out: str, **changes) -> TrainArgs:
     base = dict(
         game="deus_lo_vult", timesteps=256, n_envs=2, options=dict(TINY), n_steps=64,
         batch_size=64, n_epochs=1, snapshot_every=128, checkpoint_every=128,
-        eval_games=2, out=out, progress=False,
+        eval_games=2, out=out, progress=False, bc_games=0,
     )  # fmt: skip
     return TrainArgs(**{**base, **changes})
 
@@ -191,3 +196,75 @@ def test_prune_keeps_only_the_newest_checkpoint_files(tmp_path):
     prune(paths, keep=1)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt_2.json", "ckpt_2.zip"]
     assert len(paths) == 3  # the run summary still lists every checkpoint written
+
+
+def spatial_model():
+    """An untrained MaskablePPO with the spatial policy on a tiny Deus lo Vult."""
+    from sb3_contrib import MaskablePPO
+
+    game = make_game("deus_lo_vult", players=2, **TINY)
+    env = SelfPlayEnv("deus_lo_vult", OpponentPool(["random"]), players=2, **TINY)
+    policy, kwargs = policy_spec(game)
+    model = MaskablePPO(policy, env, n_steps=32, batch_size=32, policy_kwargs=kwargs,
+                        seed=0, device="cpu")  # fmt: skip
+    return game, env, model
+
+
+def test_spatial_policy_gives_cell_logits_and_respects_masks(tmp_path):
+    import torch
+    from crusadegym.training.bc import masked_logits
+    from crusadegym.training.spatial import SpatialPolicy
+    from sb3_contrib import MaskablePPO
+
+    game, env, model = spatial_model()
+    assert isinstance(model.policy, SpatialPolicy)
+    assert policy_spec(make_game("tiny_tictactoe"))[0] == "MlpPolicy"
+    obs, _ = env.reset(seed=1)
+    mask = env.action_masks()
+    batch = torch.as_tensor(np.stack([obs, obs]))
+    logits = masked_logits(model.policy, batch, torch.as_tensor(np.stack([mask, mask])))
+    assert logits.shape == (2, game.num_actions)
+    assert torch.all(logits[:, ~torch.as_tensor(mask)] < -1e7)
+    heads = model.policy.mlp_extractor
+    features = model.policy.extract_features(batch[:1], model.policy.features_extractor)
+    assert heads.forward_actor(features).shape == (1, game.num_actions)
+    dist = model.policy.get_distribution(batch[:1], action_masks=mask[None])
+    probs = dist.distribution.probs.detach().numpy()[0]
+    assert probs[~mask].max() == 0 and probs[mask].sum() == pytest.approx(1, abs=1e-5)
+    for _ in range(20):
+        action, _ = model.predict(obs, action_masks=mask, deterministic=False)
+        assert mask[int(action)]
+    path = save_checkpoint(model, str(tmp_path / "spatial.zip"), game)
+    loaded = MaskablePPO.load(path, device="cpu")
+    assert isinstance(loaded.policy, SpatialPolicy)
+    same = masked_logits(loaded.policy, batch, torch.as_tensor(np.stack([mask, mask])))
+    assert torch.allclose(same, logits)
+    agent = load_policy_agent(path)
+    record = play_game(game, [RandomAgent(seed=2), agent], seed=4)
+    assert record["steps"] > 0 and len(record["returns"]) == 2
+    load_model(path, game)  # the sidecar still matches
+
+
+def test_behaviour_cloning_raises_teacher_agreement():
+    import torch
+    from crusadegym.training import bc
+
+    torch.manual_seed(0)
+    game, _, model = spatial_model()
+    demos = bc.collect(game, 4, seed=3)
+    assert len(demos) > 50 and demos.masks[np.arange(len(demos)), demos.actions].all()
+    assert set(np.unique(demos.game_ids)) == {0, 1, 2, 3}
+    metrics = bc.clone(model.policy, demos, epochs=4, lr=2e-3, batch_size=64, holdout=0.25)
+    assert metrics["rows"] + metrics["held_out_rows"] == len(demos)
+    assert metrics["train_acc"] > metrics["train_acc_before"] + 0.1, metrics
+    assert bc.agreement(model.policy, demos) > metrics["train_acc_before"]
+
+
+def test_warm_start_runs_before_ppo(tmp_path):
+    run = train(tiny_args(str(tmp_path), bc_games=2, bc_epochs=1, dagger_rounds=1,
+                          dagger_games=1, bc_replay_steps=1, timesteps=128,
+                          eval_games=0))  # fmt: skip
+    assert os.path.isfile(os.path.join(tmp_path, "bc.zip"))
+    assert run["bc"]["rows"] > 0 and len(run["bc"]["rounds"]) == 2
+    assert json.load(open(os.path.join(tmp_path, "bc.json")))["games"] == 2
+    assert run["timesteps"] >= 128

@@ -1,7 +1,10 @@
 """Self-play training of AI opponents with MaskablePPO (``crusadegym train``).
 
 * :mod:`.selfplay`: the run, top to bottom (arguments, seeding, envs, model, loop);
-* :mod:`.policy`: the conv/MLP feature extractor sized from the game's observation;
+* :mod:`.policy`: which network a game gets (spatial policy for boards, MLP otherwise);
+* :mod:`.spatial`: the spatial policy (1x1-conv cell logits over a conv trunk);
+* :mod:`.bc`, :mod:`.warmstart`: behaviour cloning of the heuristic (+ DAgger) before
+  PPO, and imitation replay during it;
 * :mod:`.pool`: the opponent pool (baselines + frozen learner snapshots);
 * :mod:`.env`: the training env (learner's-seat reward, shaping, outcome info);
 * :mod:`.callbacks`: win rates, snapshots, checkpoints, progress bar;
@@ -17,6 +20,8 @@ _LAZY = {
     "train": "selfplay",
     "BoardExtractor": "policy",
     "policy_kwargs_for": "policy",
+    "policy_spec": "policy",
+    "SpatialPolicy": "spatial",
     "obs_layout": "policy",
     "OpponentPool": "pool",
     "load_model": "checkpoint",

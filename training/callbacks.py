@@ -11,6 +11,9 @@ losses and ``rollout/ep_rew_mean``):
 * ``selfplay/return_mean``: the same over all kinds; ``selfplay/snapshots``;
 * ``time/steps_per_s``: env steps per wall-clock second since the run started.
 
+With a ``deadline`` (a ``time.perf_counter()`` value) training stops at the first
+step past it (``--max-minutes``).
+
 Snapshots of the learner join the ``"self"`` kind of the opponent pool every
 ``snapshot_every`` steps, or sooner once the win rate against the pool reaches
 ``snapshot_threshold`` over at least ``snapshot_min_episodes`` games. Checkpoints
@@ -52,8 +55,10 @@ class SelfPlayCallback(BaseCallback):
         progress: bool = True,
         keep_snapshots: int = 5,
         keep_checkpoints: int = 3,
+        deadline: float | None = None,
     ) -> None:
         super().__init__()
+        self.deadline = deadline  # time.perf_counter() value at which training stops
         self.game = game
         self.out_dir = out_dir
         self.kinds = list(kinds)
@@ -94,7 +99,7 @@ class SelfPlayCallback(BaseCallback):
             self.model.num_timesteps - self.last_checkpoint >= self.checkpoint_every
         ):
             self.checkpoint()
-        return True
+        return self.deadline is None or time.perf_counter() < self.deadline
 
     def _on_rollout_end(self) -> None:
         row = self.log_row()

@@ -1,18 +1,22 @@
-"""The policy's feature extractor: a small conv net over board planes, an MLP otherwise.
+"""Which network a game gets: a spatial policy over board planes, an MLP otherwise.
 
 Board games here observe a flat float32 vector. When a game's observation is
-``planes x height x width`` board planes followed by ``n_scalars`` scalars (Deus lo
-Vult: ``N_PLANES`` planes of 12x12, then ``N_SCALARS`` scalars; see
-``core/deus_lo_vult/observe.py``), :class:`BoardExtractor` reshapes the planes into an
-image for two 3x3 convolutions and runs the scalars through a small MLP. Games
-without a board layout (``tiny_tictactoe``) get a plain MLP over the whole vector.
+``planes x height x width`` board planes followed by ``n_scalars`` scalars, and a
+contiguous range of its action ids names the board's cells row-major (Deus lo Vult:
+``N_PLANES`` planes of 12x12, then ``N_SCALARS`` scalars; ids 0..143 are ``CELL``
+actions; see ``core/deus_lo_vult/observe.py`` and ``actions.py``), the game is listed
+in :data:`OBS_LAYOUTS` and trains with :class:`~.spatial.SpatialPolicy`: a conv trunk
+that keeps the 12x12 map, one logit per cell from a 1x1 conv, the other actions and
+the value from pooled features (see :mod:`.spatial`). Games without a layout
+(``tiny_tictactoe``) get ``MlpPolicy`` over :class:`BoardExtractor` in its MLP form.
 
-Use it through :func:`policy_kwargs_for`::
+Use it through :func:`policy_spec`::
 
-    model = MaskablePPO("MlpPolicy", env, policy_kwargs=policy_kwargs_for(game))
+    policy, kwargs = policy_spec(game)
+    model = MaskablePPO(policy, env, policy_kwargs=kwargs)
 
-The extractor's kwargs are plain ints, so a saved model reloads with
-``MaskablePPO.load`` (and :func:`crusadegym.agents.load_policy_agent`).
+All kwargs are plain ints, so a saved model reloads with ``MaskablePPO.load`` (and
+:func:`crusadegym.agents.load_policy_agent`).
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ class ObsLayout:
     height: int
     width: int
     n_scalars: int
+    cell_start: int = -1
+    """First action id of the ``height*width`` cell actions (row-major); -1: none."""
+    focus_plane: int = -1
+    """A plane marking the cell the next action refers to (a selected unit); -1: none."""
 
     @property
     def size(self) -> int:
@@ -44,11 +52,16 @@ class ObsLayout:
 
 def _deus_lo_vult_layout(game: Game) -> ObsLayout:
     observe = importlib.import_module("crusadegym.core.deus_lo_vult.observe")
-    return ObsLayout(observe.N_PLANES, 12, 12, observe.N_SCALARS)
+    actions = importlib.import_module("crusadegym.core.deus_lo_vult.actions")
+    return ObsLayout(
+        observe.N_PLANES, 12, 12, observe.N_SCALARS,
+        cell_start=actions.CELL0, focus_plane=observe.PL_SELECTED,
+    )  # fmt: skip
 
 
 OBS_LAYOUTS: dict[str, Callable[[Game], ObsLayout]] = {"deus_lo_vult": _deus_lo_vult_layout}
-"""Game name -> function giving its board layout (games absent here get the MLP)."""
+"""Game name -> function giving its board layout and cell-action range (games absent
+here get the MLP)."""
 
 
 def obs_layout(game: Game) -> ObsLayout | None:
@@ -64,11 +77,20 @@ def obs_layout(game: Game) -> ObsLayout | None:
             f"{game.name}: observation layout {layout} has {layout.size} values but the "
             f"observation has {game.obs_size}"
         )
+    cells = layout.height * layout.width
+    if layout.cell_start >= 0 and layout.cell_start + cells > game.num_actions:
+        raise ValueError(
+            f"{game.name}: cell actions {layout.cell_start}..{layout.cell_start + cells - 1} "
+            f"exceed the {game.num_actions} actions"
+        )
     return layout
 
 
 class BoardExtractor(BaseFeaturesExtractor):
     """Conv net over the board planes + MLP over the scalars; plain MLP when ``planes == 0``.
+
+    The MLP form serves games without a board layout; the conv form is what the
+    earlier flat-headed Deus lo Vult checkpoints were built with (they still load).
 
     Features: ``conv_channels`` 3x3 conv -> ReLU -> 3x3 conv -> ReLU -> flatten -> linear
     to ``board_dim``, concatenated with the scalars' ``scalar_dim`` hidden units.
@@ -119,8 +141,32 @@ class BoardExtractor(BaseFeaturesExtractor):
         return torch.cat([self.board(planes), self.scalars(scalars)], dim=1)
 
 
+def policy_spec(game: Game) -> tuple[str | type, dict]:
+    """``(policy, policy_kwargs)`` for MaskablePPO on ``game``.
+
+    A game with a board layout and cell actions gets :class:`~.spatial.SpatialPolicy`;
+    any other game gets ``"MlpPolicy"`` over :class:`BoardExtractor`'s MLP form.
+    """
+    layout = obs_layout(game)
+    if layout is None or layout.cell_start < 0:
+        return "MlpPolicy", policy_kwargs_for(game)
+    from .spatial import SpatialExtractor, SpatialPolicy
+
+    return SpatialPolicy, {
+        "features_extractor_class": SpatialExtractor,
+        "features_extractor_kwargs": {
+            "planes": layout.planes,
+            "height": layout.height,
+            "width": layout.width,
+            "n_scalars": layout.n_scalars,
+            "focus_plane": layout.focus_plane,
+        },
+        "cell_start": layout.cell_start,
+    }
+
+
 def policy_kwargs_for(game: Game, net_arch: tuple[int, ...] = (128, 128)) -> dict:
-    """``policy_kwargs`` for MaskablePPO with :class:`BoardExtractor` sized for ``game``."""
+    """``policy_kwargs`` for ``MlpPolicy`` with :class:`BoardExtractor` sized for ``game``."""
     layout = obs_layout(game)
     extractor_kwargs = {}
     if layout is not None:

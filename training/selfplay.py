@@ -72,6 +72,20 @@ class TrainArgs:
     learning_rate: float = 3e-4
     gamma: float = 0.995
     ent_coef: float = 0.01
+    clip_range: float = 0.2
+    # behaviour-cloning warm start from the heuristic (training/bc.py, training/warmstart.py)
+    bc_games: int = 20  # teacher games to clone before PPO (0: no warm start)
+    bc_epochs: int = 2
+    bc_lr: float = 1e-3
+    bc_batch_size: int = 256
+    dagger_rounds: int = 0  # rounds of "the clone plays, the teacher labels", then re-clone
+    dagger_games: int = 0  # games per DAgger round (0: bc_games)
+    dagger_epochs: int = 1  # epochs over all the data after each DAgger round
+    bc_eval_games: int = 0  # games of the clone vs random before PPO (0: skip)
+    bc_replay_steps: int = 0  # BC minibatches after each PPO rollout (0: none)
+    bc_replay_coef: float = 1.0
+    bc_replay_lr: float = 1e-4
+    max_minutes: float = 0.0  # stop PPO once the run (BC included) has trained this long
     subproc: bool = False
     torch_threads: int = 1
     progress: bool = True
@@ -139,6 +153,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--learning-rate", type=float, default=d.learning_rate, help="Adam step")
     p.add_argument("--gamma", type=float, default=d.gamma, help="discount")
     p.add_argument("--ent-coef", type=float, default=d.ent_coef, help="entropy bonus")
+    p.add_argument("--clip-range", type=float, default=d.clip_range, help="PPO clip range")
+    p.add_argument("--bc-games", type=int, default=d.bc_games,
+                   help="heuristic games cloned before PPO (0: no warm start)")  # fmt: skip
+    p.add_argument("--bc-epochs", type=int, default=d.bc_epochs, help="behaviour-cloning epochs")
+    p.add_argument("--bc-lr", type=float, default=d.bc_lr, help="behaviour-cloning Adam step")
+    p.add_argument("--bc-batch-size", type=int, default=d.bc_batch_size,
+                   help="behaviour-cloning minibatch")  # fmt: skip
+    p.add_argument("--dagger-rounds", type=int, default=d.dagger_rounds,
+                   help="DAgger rounds (the clone plays, the heuristic labels)")  # fmt: skip
+    p.add_argument("--dagger-games", type=int, default=d.dagger_games,
+                   help="games per DAgger round (0: --bc-games)")  # fmt: skip
+    p.add_argument("--dagger-epochs", type=int, default=d.dagger_epochs,
+                   help="epochs over all the data after each DAgger round")  # fmt: skip
+    p.add_argument("--bc-eval-games", type=int, default=d.bc_eval_games,
+                   help="arena games of the clone vs random before PPO (0: skip)")  # fmt: skip
+    p.add_argument("--bc-replay-steps", type=int, default=d.bc_replay_steps,
+                   help="imitation minibatches after every PPO rollout (0: none)")  # fmt: skip
+    p.add_argument("--bc-replay-coef", type=float, default=d.bc_replay_coef,
+                   help="weight of the imitation loss in those steps")  # fmt: skip
+    p.add_argument("--bc-replay-lr", type=float, default=d.bc_replay_lr,
+                   help="Adam step of those imitation steps")  # fmt: skip
+    p.add_argument("--max-minutes", type=float, default=d.max_minutes,
+                   help="stop PPO once the run, BC included, is this old (0: never)")  # fmt: skip
     p.add_argument("--subproc", action="store_true", help="SubprocVecEnv instead of Dummy")
     p.add_argument("--torch-threads", type=int, default=d.torch_threads, help="torch CPU threads")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -162,7 +199,13 @@ def parse_args(argv: list[str] | None) -> TrainArgs:
         out=ns.out, resume=ns.resume,
         eval_games=ns.eval_games, eval_workers=ns.eval_workers, n_steps=ns.n_steps,
         batch_size=ns.batch_size, n_epochs=ns.n_epochs, learning_rate=ns.learning_rate,
-        gamma=ns.gamma, ent_coef=ns.ent_coef, subproc=ns.subproc,
+        gamma=ns.gamma, ent_coef=ns.ent_coef, clip_range=ns.clip_range,
+        bc_games=ns.bc_games, bc_epochs=ns.bc_epochs, bc_lr=ns.bc_lr,
+        bc_batch_size=ns.bc_batch_size, dagger_rounds=ns.dagger_rounds,
+        dagger_games=ns.dagger_games, dagger_epochs=ns.dagger_epochs,
+        bc_eval_games=ns.bc_eval_games,
+        bc_replay_steps=ns.bc_replay_steps, bc_replay_coef=ns.bc_replay_coef,
+        bc_replay_lr=ns.bc_replay_lr, max_minutes=ns.max_minutes, subproc=ns.subproc,
         torch_threads=ns.torch_threads, progress=not ns.quiet,
     )  # fmt: skip
 
@@ -181,20 +224,22 @@ def seed_everything(seed: int, torch_threads: int) -> None:
 
 # -- 3. the model ----------------------------------------------------------------------
 def build_model(args: TrainArgs, game: Game, env: Any, tb_dir: str) -> Any:
-    """A fresh MaskablePPO with the board extractor, or the ``--resume`` checkpoint on ``env``."""
+    """A fresh MaskablePPO with the game's policy (:func:`~.policy.policy_spec`), or the
+    ``--resume`` checkpoint on ``env``."""
     from sb3_contrib import MaskablePPO
 
     from .checkpoint import load_model
-    from .policy import policy_kwargs_for
+    from .policy import policy_spec
 
     if args.resume:
         model = load_model(args.resume, game, env=env)
         model.tensorboard_log = tb_dir
         return model
+    policy, policy_kwargs = policy_spec(game)
     return MaskablePPO(
-        "MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,
+        policy, env, n_steps=args.n_steps, batch_size=args.batch_size,
         n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
-        ent_coef=args.ent_coef, policy_kwargs=policy_kwargs_for(game),
+        ent_coef=args.ent_coef, clip_range=args.clip_range, policy_kwargs=policy_kwargs,
         tensorboard_log=tb_dir, seed=args.seed, verbose=0, device="cpu",
     )  # fmt: skip
 
@@ -221,11 +266,13 @@ def train(args: TrainArgs) -> dict:
         json.dump(asdict(args) | {"config": config}, f, indent=1)
 
     seed_everything(args.seed, args.torch_threads)
+    run_start = time.perf_counter()
     env = make_vec_env(args.game, kinds, args.n_envs, args.seed, args.shaping, config,
                        subproc=args.subproc, max_snapshots=args.max_snapshots,
                        shaping_weight=args.shaping_weight)  # fmt: skip
     tb_dir = os.path.join(out, "tb")
     model = build_model(args, game, env, tb_dir)
+    bc_metrics, callbacks = warm_start_phase(args, model, game, out)
 
     callback = SelfPlayCallback(
         game, out, kinds, args.timesteps, snapshot_every=args.snapshot_every,
@@ -233,10 +280,11 @@ def train(args: TrainArgs) -> dict:
         snapshot_min_episodes=args.snapshot_min_episodes,
         checkpoint_every=args.checkpoint_every, progress=args.progress,
         keep_snapshots=args.max_snapshots, keep_checkpoints=args.keep_checkpoints,
+        deadline=run_start + 60 * args.max_minutes if args.max_minutes > 0 else None,
     )  # fmt: skip
     start = time.perf_counter()
     try:
-        model.learn(args.timesteps, callback=callback, tb_log_name="selfplay",
+        model.learn(args.timesteps, callback=[callback, *callbacks], tb_log_name="selfplay",
                     reset_num_timesteps=not args.resume)  # fmt: skip
     except KeyboardInterrupt:
         path = save_checkpoint(model, os.path.join(out, "interrupted.zip"), game)
@@ -245,6 +293,7 @@ def train(args: TrainArgs) -> dict:
     finally:
         env.close()
     seconds = time.perf_counter() - start
+    total_seconds = time.perf_counter() - run_start
     final = save_checkpoint(model, os.path.join(out, "final.zip"), game, {"role": "final"})
     curve = plot_learning_curve(
         callback.history, os.path.join(out, "learning_curve.png"),
@@ -254,7 +303,8 @@ def train(args: TrainArgs) -> dict:
         "out": out, "final": final, "tensorboard": tb_dir, "learning_curve": curve,
         "checkpoints": callback.checkpoints, "snapshots": callback.snapshots,
         "timesteps": int(model.num_timesteps), "train_seconds": seconds,
-        "steps_per_s": args.timesteps / seconds, "history": callback.history,
+        "steps_per_s": (model.num_timesteps - callback.start_steps) / seconds,
+        "total_train_seconds": total_seconds, "bc": bc_metrics, "history": callback.history,
     }  # fmt: skip
     baselines = [k for k in kinds if k != "self"] or ["random"]
     if args.eval_games > 0:
@@ -270,15 +320,50 @@ def train(args: TrainArgs) -> dict:
     return summary
 
 
+def warm_start_phase(args: TrainArgs, model: Any, game: Game, out: str) -> tuple[dict, list]:
+    """Behaviour cloning before PPO (fresh runs with ``bc_games``); the replay callbacks."""
+    if args.resume or args.bc_games < 1:
+        return {}, []
+    from .warmstart import BCReplayCallback, warm_start
+
+    metrics, demos = warm_start(
+        model, game, out, args.bc_games, args.bc_epochs, lr=args.bc_lr,
+        batch_size=args.bc_batch_size, dagger_rounds=args.dagger_rounds,
+        dagger_games=args.dagger_games, dagger_epochs=args.dagger_epochs, shaping=args.shaping,
+        shaping_weight=args.shaping_weight, eval_games=args.bc_eval_games,
+        options=args.game_options(), seed=args.seed, progress=args.progress,
+    )  # fmt: skip
+    if args.bc_replay_steps < 1:
+        return metrics, []
+    replay = BCReplayCallback(demos, args.bc_replay_steps, args.bc_replay_coef,
+                              args.bc_replay_lr, args.bc_batch_size, args.seed)  # fmt: skip
+    return metrics, [replay]
+
+
 def report(summary: dict) -> str:
     """The end-of-run text: evaluation table, then where everything went."""
     lines, tb = [], summary["tensorboard"]
     if "evaluation_table" in summary:
         lines += ["", summary["evaluation_table"]]
+    bc = summary.get("bc") or {}
+    if bc:
+        lines += [
+            "",
+            f"behaviour cloning: {bc['rows']} heuristic decisions from {bc['games']} games, "
+            f"top-1 agreement {bc['train_acc']:.3f} (train) / {bc['held_out_acc']:.3f} "
+            f"(held-out games), {bc['seconds']:.0f} s",
+        ]
+        for opp, s in bc.get("vs", {}).items():
+            lo, hi = s["win_rate_ci95"]
+            lines.append(
+                f"cloned policy vs {opp}: win {s['win_rate']:.3f}  95% CI [{lo:.3f}, {hi:.3f}]"
+                f"  ({s['wins']} wins, {s['draws']} draws, {s['games']} games)"
+            )
     lines += [
         "",
         f"trained {summary['timesteps']} steps in {summary['train_seconds']:.0f} s "
-        f"({summary['steps_per_s']:.0f} steps/s)",
+        f"({summary['steps_per_s']:.0f} steps/s); {summary['total_train_seconds']:.0f} s "
+        "with the warm start",
         f"final checkpoint : {summary['final']}",
         f"checkpoints      : {os.path.join(summary['out'], 'checkpoints')} "
         f"({len(summary['checkpoints'])} written)",
