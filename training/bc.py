@@ -29,6 +29,8 @@ import torch
 from crusadegym.agents import make_agent, select_action
 from crusadegym.core import Game
 
+from .shaping import PotentialShaper
+
 
 @dataclass
 class Demonstrations:
@@ -63,23 +65,6 @@ class Demonstrations:
         return Demonstrations(self.obs[rows], self.masks[rows], self.actions[rows],
                               self.best[rows], self.results[rows], self.potentials[rows],
                               self.game_ids[rows])  # fmt: skip
-
-
-def _potential_fn(game: Game) -> Any:
-    """``state -> per-seat heuristic value`` (zeros when the game has no heuristic)."""
-    try:
-        from crusadegym.agents.heuristics import value_kernel
-
-        kernel = value_kernel(game)
-    except (KeyError, ValueError, AttributeError):
-        return lambda state: np.zeros(game.num_players, np.float32)
-
-    def potential(state: np.ndarray) -> np.ndarray:
-        out = np.zeros(game.num_players, np.float32)
-        kernel(state, game.params, out)
-        return out
-
-    return potential
 
 
 def _labeller(game: Game, teacher: str, seed: int) -> Any:
@@ -136,7 +121,7 @@ def collect(
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
     players = game.num_players
-    potential = _potential_fn(game)
+    potential = PotentialShaper(game, "heuristic").potential
     keys = ("obs", "masks", "actions", "best", "seat", "phi", "game")
     rows: dict[str, list] = {k: [] for k in keys}
     results: list[np.ndarray] = []
@@ -209,16 +194,19 @@ def _logits(policy: Any, obs: torch.Tensor) -> torch.Tensor:
     return policy.action_net(policy.mlp_extractor.forward_actor(features))
 
 
+def apply_mask(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    """``logits`` with the actions where ``masks`` is false pushed to -1e8."""
+    return torch.where(masks, logits, torch.full_like(logits, -1e8))
+
+
 def masked_logits(policy: Any, obs: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
     """The policy's action logits with illegal actions pushed to -1e8."""
-    logits = _logits(policy, obs)
-    return torch.where(masks, logits, torch.full_like(logits, -1e8))
+    return apply_mask(_logits(policy, obs), masks)
 
 
 def set_cross_entropy(logits: torch.Tensor, best: torch.Tensor) -> torch.Tensor:
     """Mean of ``-log P(the policy picks one of the ``best`` actions)`` (masked logits)."""
-    on_best = torch.where(best, logits, torch.full_like(logits, -1e8))
-    return (torch.logsumexp(logits, 1) - torch.logsumexp(on_best, 1)).mean()
+    return (torch.logsumexp(logits, 1) - torch.logsumexp(apply_mask(logits, best), 1)).mean()
 
 
 @torch.no_grad()
@@ -282,8 +270,7 @@ def clone(
             masks = torch.as_tensor(train.masks[rows])
             features = policy.extract_features(obs, policy.pi_features_extractor)
             latent_pi, latent_vf = policy.mlp_extractor(features)
-            logits = policy.action_net(latent_pi)
-            logits = torch.where(masks, logits, torch.full_like(logits, -1e8))
+            logits = apply_mask(policy.action_net(latent_pi), masks)
             ce_loss = set_cross_entropy(logits, torch.as_tensor(train.best[rows]))
             value = policy.value_net(latent_vf).squeeze(1)
             v_loss = torch.nn.functional.mse_loss(value, targets[rows])

@@ -27,7 +27,7 @@ import os
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -190,24 +190,8 @@ def parse_args(argv: list[str] | None) -> TrainArgs:
         options["rounds"] = ns.rounds
     if ns.max_turns is not None:
         options["max_turns"] = ns.max_turns
-    return TrainArgs(
-        game=ns.game, timesteps=ns.timesteps, n_envs=ns.n_envs, seed=ns.seed,
-        opponents=ns.opponents, players=ns.players, options=options,
-        shaping=ns.shaping, shaping_weight=ns.shaping_weight, snapshot_every=ns.snapshot_every,
-        snapshot_threshold=ns.snapshot_threshold, max_snapshots=ns.max_snapshots,
-        checkpoint_every=ns.checkpoint_every, keep_checkpoints=ns.keep_checkpoints,
-        out=ns.out, resume=ns.resume,
-        eval_games=ns.eval_games, eval_workers=ns.eval_workers, n_steps=ns.n_steps,
-        batch_size=ns.batch_size, n_epochs=ns.n_epochs, learning_rate=ns.learning_rate,
-        gamma=ns.gamma, ent_coef=ns.ent_coef, clip_range=ns.clip_range,
-        bc_games=ns.bc_games, bc_epochs=ns.bc_epochs, bc_lr=ns.bc_lr,
-        bc_batch_size=ns.bc_batch_size, dagger_rounds=ns.dagger_rounds,
-        dagger_games=ns.dagger_games, dagger_epochs=ns.dagger_epochs,
-        bc_eval_games=ns.bc_eval_games,
-        bc_replay_steps=ns.bc_replay_steps, bc_replay_coef=ns.bc_replay_coef,
-        bc_replay_lr=ns.bc_replay_lr, max_minutes=ns.max_minutes, subproc=ns.subproc,
-        torch_threads=ns.torch_threads, progress=not ns.quiet,
-    )  # fmt: skip
+    flags = {f.name: getattr(ns, f.name) for f in fields(TrainArgs) if hasattr(ns, f.name)}
+    return TrainArgs(**flags, options=options, progress=not ns.quiet)
 
 
 # -- 2. seeding -------------------------------------------------------------------------
