@@ -123,6 +123,19 @@ def play_game(game: Game, agents: list, seed: int) -> dict:
 _WORKER_GAMES: dict[tuple, Game] = {}
 
 
+def fork_worker_init() -> None:
+    """Keep a forked worker's torch single-threaded.
+
+    A worker forked from a process whose torch already ran (the policy agents are
+    loaded once up front to fail fast on bad specs) inherits a dead OpenMP thread
+    pool and hangs in its first multi-threaded op; one thread never enters it.
+    """
+    import sys
+
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
 def _run_task(job: tuple[str, dict, GameTask]) -> dict:
     """Play one scheduled game (in this process or a pool worker)."""
     name, options, task = job
@@ -169,7 +182,7 @@ def run_arena(
     bar = tqdm(total=len(jobs), desc=f"arena {game_name}", unit="game", disable=not progress)
     if workers > 1:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else None)
-        with ctx.Pool(workers) as pool:
+        with ctx.Pool(workers, initializer=fork_worker_init) as pool:
             records = []
             for rec in pool.imap_unordered(_run_task, jobs):
                 records.append(rec)

@@ -66,6 +66,20 @@ def test_checkpoint_loads_as_agent_and_plays_a_game(tiny_run):
     assert record["steps"] > 0 and len(record["returns"]) == 2
 
 
+def test_arena_workers_play_a_trained_policy(tiny_run, tmp_path):
+    """Forked arena workers used to hang in torch's inherited thread pool (the parent had
+    loaded the policy to check the spec); the CLI must finish, within a generous limit."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "crusadegym.cli", "arena", "deus_lo_vult", "--agents",
+           f"policy:{tiny_run['final']},random", "--games", "4", "--workers", "2",
+           "-o", "rounds=1", "-o", "max_turns=10", "--out", str(tmp_path), "--quiet",
+           "--no-plots"]  # fmt: skip
+    subprocess.run(cmd, check=True, timeout=240, capture_output=True)
+    assert len(json.load(open(os.path.join(tmp_path, "results.json")))["records"]) == 4
+
+
 def test_resume_continues_from_checkpoint(tiny_run, tmp_path):
     first = json.load(open(sidecar_path(tiny_run["final"])))["timesteps"]
     resumed = train(tiny_args(str(tmp_path), resume=tiny_run["final"], timesteps=128,
@@ -262,9 +276,44 @@ def test_behaviour_cloning_raises_teacher_agreement():
 
 def test_warm_start_runs_before_ppo(tmp_path):
     run = train(tiny_args(str(tmp_path), bc_games=2, bc_epochs=1, dagger_rounds=1,
-                          dagger_games=1, bc_replay_steps=1, timesteps=128,
-                          eval_games=0))  # fmt: skip
+                          dagger_games=1, bc_replay_steps=1, timesteps=128, eval_games=0,
+                          expert="mcts:iterations=3", expert_games=2, expert_epochs=1))  # fmt: skip
     assert os.path.isfile(os.path.join(tmp_path, "bc.zip"))
     assert run["bc"]["rows"] > 0 and len(run["bc"]["rounds"]) == 2
+    expert = run["bc"]["expert"]  # MCTS played both games in a worker and labelled its moves
+    assert expert["teacher"] == "mcts:iterations=3" and expert["rows"] > 0
     assert json.load(open(os.path.join(tmp_path, "bc.json")))["games"] == 2
     assert run["timesteps"] >= 128
+
+
+def test_collect_shares_are_the_serial_games():
+    """Game i is seeded from i alone, so worker shares (start, stride) and the spawned
+    workers of start_collecting record exactly the serial run's rows."""
+    from crusadegym.training import bc
+
+    game = make_game("tiny_tictactoe")
+    serial = bc.collect(game, 6, seed=1, teacher="heuristic")
+    odd = bc.collect(game, 6, seed=1, teacher="heuristic", start=1, stride=2)
+    rows = serial.game_ids % 2 == 1
+    assert np.array_equal(odd.actions, serial.actions[rows])
+    assert np.array_equal(odd.obs, serial.obs[rows])
+    assert np.array_equal(odd.results, serial.results[rows])
+    assert set(np.unique(odd.game_ids)) == {1, 3, 5}
+    parallel = bc.start_collecting(game, 6, 2, seed=1, teacher="heuristic").result()
+    order = np.argsort(serial.game_ids % 2, kind="stable")  # worker 0's games, then worker 1's
+    assert np.array_equal(parallel.actions, serial.actions[order])
+    assert np.array_equal(parallel.obs, serial.obs[order])
+    with pytest.raises(ValueError, match="start < stride"):
+        bc.collect(game, 6, start=2, stride=2)
+
+
+def test_expert_needs_a_valid_spec_and_games(tmp_path):
+    from crusadegym.training.warmstart import warm_start
+
+    game, _, model = spatial_model()
+    with pytest.raises(ValueError, match="expert"):
+        warm_start(model, game, str(tmp_path), 1, 1, expert_games=3)
+    with pytest.raises(ValueError, match="expert"):
+        warm_start(model, game, str(tmp_path), 1, 1, expert="mcts", expert_games=0)
+    with pytest.raises(ValueError, match="no_such_agent|unknown"):
+        warm_start(model, game, str(tmp_path), 1, 1, expert="no_such_agent", expert_games=2)

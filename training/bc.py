@@ -111,22 +111,30 @@ def collect(
     opponents: Sequence[str] = ("random", "heuristic"),
     actor: Any = None,
     progress: bool = False,
+    start: int = 0,
+    stride: int = 1,
 ) -> Demonstrations:
-    """Teacher decisions from ``n_games`` games (see the module docstring).
+    """Teacher decisions from games ``start, start + stride, ... < n_games``.
 
     Game ``i`` puts the recorded seat at ``i % players`` against
-    ``opponents[(i // players) % len(opponents)]`` in every other seat. When the
-    opponent is the teacher itself and no ``actor`` is given, every seat is recorded.
+    ``opponents[(i // players) % len(opponents)]`` in every other seat, and is seeded
+    from ``seed`` and ``i`` only, so a share of the games (``start``, ``stride``) is
+    the same rows a full serial run records for them (see :func:`start_collecting`).
+    When the opponent is the teacher itself and no ``actor`` is given, every seat is
+    recorded.
     """
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
+    if not 0 <= start < max(stride, 1) or stride < 1:
+        raise ValueError(f"need 0 <= start < stride, got start={start}, stride={stride}")
     players = game.num_players
     potential = PotentialShaper(game, "heuristic").potential
     keys = ("obs", "masks", "actions", "best", "seat", "phi", "game")
     rows: dict[str, list] = {k: [] for k in keys}
-    results: list[np.ndarray] = []
-    bar = _bar(n_games, "teacher games" if actor is None else "DAgger games", progress)
-    for i in range(n_games):
+    results: dict[int, np.ndarray] = {}
+    indices = range(start, n_games, stride)
+    bar = _bar(len(indices), "teacher games" if actor is None else "DAgger games", progress)
+    for i in indices:
         seat = i % players
         opponent = opponents[(i // players) % len(opponents)]
         rng_seed = seed * 100_003 + i
@@ -153,7 +161,7 @@ def collect(
             else:
                 action = select_action(agents[mover], game, state)
             game.step(state, action)
-        results.append(np.asarray(game.returns(state), np.float32))
+        results[i] = np.asarray(game.returns(state), np.float32)
         bar.update(1)
     bar.close()
     game_ids = np.asarray(rows["game"], np.int64)
@@ -168,6 +176,62 @@ def collect(
         potentials=np.asarray(rows["phi"], np.float32),
         game_ids=game_ids,
     )  # fmt: skip
+
+
+class PendingDemonstrations:
+    """Teacher games being played in worker processes; :meth:`result` waits and joins them."""
+
+    def __init__(self, futures: list, pool: Any) -> None:
+        self._futures = futures
+        self._pool = pool
+
+    def result(self) -> Demonstrations:
+        """All the workers' rows (waits for them), in worker order."""
+        try:
+            return Demonstrations.concat([f.result() for f in self._futures])
+        finally:
+            self._pool.shutdown()
+
+
+def _collect_share(name: str, config: dict, kwargs: dict) -> Demonstrations:
+    from crusadegym.core import make_game
+
+    return collect(make_game(name, **config), **kwargs)
+
+
+def start_collecting(
+    game: Game,
+    n_games: int,
+    workers: int,
+    seed: int = 0,
+    teacher: str = "heuristic",
+    opponents: Sequence[str] = ("random", "heuristic"),
+) -> PendingDemonstrations:
+    """Start :func:`collect` of ``n_games`` in ``workers`` processes; returns at once.
+
+    Worker ``w`` plays games ``w, w + workers, ...``, so the rows are those of one
+    serial :func:`collect` (regrouped by worker). The caller goes on (e.g. cloning a
+    cheaper teacher) while a slow teacher such as MCTS plays.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    workers = min(workers, n_games)
+    from crusadegym.agents.arena import fork_worker_init
+
+    # fork, as the arena does: workers inherit the compiled kernels and registered games
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
+                               initializer=fork_worker_init)  # fmt: skip
+    futures = [
+        pool.submit(_collect_share, game.name, game.config_dict(),
+                    dict(n_games=n_games, seed=seed, teacher=teacher,
+                         opponents=tuple(opponents), start=w, stride=workers))
+        for w in range(workers)
+    ]  # fmt: skip
+    return PendingDemonstrations(futures, pool)
 
 
 def value_targets(demos: Demonstrations, shaping: str, weight: float = 1.0) -> np.ndarray:

@@ -82,6 +82,10 @@ class TrainArgs:
     dagger_games: int = 0  # games per DAgger round (0: bc_games)
     dagger_epochs: int = 1  # epochs over all the data after each DAgger round
     bc_eval_games: int = 0  # games of the clone vs random before PPO (0: skip)
+    expert: str = ""  # a stronger teacher (agent spec, e.g. "mcts") distilled after the clone
+    expert_games: int = 0  # games the expert plays and labels (in worker processes)
+    expert_epochs: int = 2  # epochs over the expert's decisions
+    expert_workers: int = 1  # processes playing the expert's games, alongside the cloning
     bc_replay_steps: int = 0  # BC minibatches after each PPO rollout (0: none)
     bc_replay_coef: float = 1.0
     bc_replay_lr: float = 1e-4
@@ -168,6 +172,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="epochs over all the data after each DAgger round")  # fmt: skip
     p.add_argument("--bc-eval-games", type=int, default=d.bc_eval_games,
                    help="arena games of the clone vs random before PPO (0: skip)")  # fmt: skip
+    p.add_argument("--expert", default=d.expert,
+                   help="agent spec of a stronger teacher to distil after the heuristic "
+                   "clone, e.g. 'mcts' or 'mcts:iterations=50' (empty: none)")  # fmt: skip
+    p.add_argument("--expert-games", type=int, default=d.expert_games,
+                   help="games the expert plays and labels")  # fmt: skip
+    p.add_argument("--expert-epochs", type=int, default=d.expert_epochs,
+                   help="epochs over the expert's decisions")  # fmt: skip
+    p.add_argument(
+        "--expert-workers",
+        type=int,
+        default=d.expert_workers,
+        help="processes playing the expert's games while the heuristic is cloned",
+    )
     p.add_argument("--bc-replay-steps", type=int, default=d.bc_replay_steps,
                    help="imitation minibatches after every PPO rollout (0: none)")  # fmt: skip
     p.add_argument("--bc-replay-coef", type=float, default=d.bc_replay_coef,
@@ -315,7 +332,9 @@ def warm_start_phase(args: TrainArgs, model: Any, game: Game, out: str) -> tuple
         batch_size=args.bc_batch_size, dagger_rounds=args.dagger_rounds,
         dagger_games=args.dagger_games, dagger_epochs=args.dagger_epochs, shaping=args.shaping,
         shaping_weight=args.shaping_weight, eval_games=args.bc_eval_games,
-        options=args.game_options(), seed=args.seed, progress=args.progress,
+        expert=args.expert, expert_games=args.expert_games, expert_epochs=args.expert_epochs,
+        expert_workers=args.expert_workers, options=args.game_options(), seed=args.seed,
+        progress=args.progress,
     )  # fmt: skip
     if args.bc_replay_steps < 1:
         return metrics, []
@@ -337,6 +356,15 @@ def report(summary: dict) -> str:
             f"top-1 agreement {bc['train_acc']:.3f} (train) / {bc['held_out_acc']:.3f} "
             f"(held-out games), {bc['seconds']:.0f} s",
         ]
+        if "expert" in bc:
+            ex = bc["expert"]
+            lines.append(
+                f"expert distillation: {ex['rows'] + ex['held_out_rows']} {ex['teacher']} "
+                f"decisions from {ex['games']} games, top-1 agreement "
+                f"{ex['held_out_acc_before']:.3f} -> {ex['held_out_acc']:.3f} (held-out games), "
+                f"{ex['seconds']:.0f} s fitting, "
+                f"{ex['wait_seconds']:.0f} s waiting for the expert's games"
+            )
         for opp, s in bc.get("vs", {}).items():
             lo, hi = s["win_rate_ci95"]
             lines.append(

@@ -3,7 +3,12 @@
 :func:`warm_start` runs, on a fresh model, the steps of :mod:`.bc`: collect the
 teacher's decisions, clone them, then ``dagger_rounds`` times let the cloned policy
 play (sampling) while the teacher labels its states, and clone again on everything
-for ``dagger_epochs``.
+for ``dagger_epochs``. With an ``expert`` (a stronger, slower agent such as MCTS),
+``expert_workers`` processes play ``expert_games`` games with the expert labelling its
+own moves *while* the heuristic is cloned; the clone is then fitted to the expert's
+choices for ``expert_epochs`` (expert iteration's distillation step). The clone
+breaks the heuristic's ties the way the expert's deeper search does, and takes the
+expert's moves where the two disagree.
 It saves the cloned policy as ``bc.zip`` (with sidecar) and, with ``eval_games``,
 plays it against random in the arena, so the effect of PPO can be told apart from
 the effect of cloning.
@@ -22,7 +27,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from crusadegym.agents import PolicyAgent
+from crusadegym.agents import PolicyAgent, make_agent
 from crusadegym.core import Game
 from stable_baselines3.common.callbacks import BaseCallback
 
@@ -43,17 +48,30 @@ def warm_start(
     shaping: str = "heuristic",
     shaping_weight: float = 1.0,
     eval_games: int = 0,
+    expert: str = "",
+    expert_games: int = 0,
+    expert_epochs: int = 2,
+    expert_workers: int = 1,
     options: dict | None = None,
     seed: int = 0,
     progress: bool = False,
 ) -> tuple[dict, bc.Demonstrations]:
     """Clone the heuristic into ``model.policy`` (see the module docstring).
 
-    Returns the metrics (also written to ``out_dir/bc.json``) and the demonstrations.
+    Returns the metrics (also written to ``out_dir/bc.json``) and the demonstrations
+    (the expert's when there is an expert: those are what imitation replay keeps).
     """
     from .checkpoint import save_checkpoint
 
     start = time.perf_counter()
+    pending = None
+    if expert_games < 0 or (expert_games > 0) != bool(expert):
+        raise ValueError(f"give an expert together with expert_games > 0 (got expert={expert!r}, "
+                         f"expert_games={expert_games})")  # fmt: skip
+    if expert:
+        make_agent(expert, seed)  # a bad spec fails now, not after the cloning
+        pending = bc.start_collecting(game, expert_games, expert_workers, seed=seed + 7919,
+                                      teacher=expert, opponents=(expert, "heuristic"))  # fmt: skip
     demos = bc.collect(game, games, seed=seed, progress=progress)
     metrics: dict[str, Any] = {"games": games, "collect_seconds": time.perf_counter() - start}
     fit = dict(lr=lr, batch_size=batch_size, shaping=shaping, shaping_weight=shaping_weight,
@@ -71,8 +89,16 @@ def warm_start(
         rounds.append(result)
     metrics.update(
         rounds=rounds, rows=len(demos), held_out_acc=rounds[-1]["held_out_acc"],
-        train_acc=rounds[-1]["train_acc"], seconds=time.perf_counter() - start,
+        train_acc=rounds[-1]["train_acc"],
     )  # fmt: skip
+    if pending is not None:
+        t = time.perf_counter()
+        demos = pending.result()
+        waited = time.perf_counter() - t
+        result = bc.clone(model.policy, demos, epochs=expert_epochs, **fit)
+        about = {"teacher": expert, "games": expert_games, "workers": expert_workers}
+        metrics["expert"] = result | about | {"wait_seconds": waited}
+    metrics["seconds"] = time.perf_counter() - start
     path = save_checkpoint(model, os.path.join(out_dir, "bc.zip"), game, {"role": "bc"})
     metrics["checkpoint"] = path
     if eval_games > 0:
