@@ -282,7 +282,8 @@ def test_warm_start_runs_before_ppo(tmp_path):
     assert run["bc"]["rows"] > 0 and len(run["bc"]["rounds"]) == 2
     expert = run["bc"]["expert"]  # MCTS played both games in a worker and labelled its moves
     assert expert["teacher"] == "mcts:iterations=3" and expert["rows"] > 0
-    assert json.load(open(os.path.join(tmp_path, "bc.json")))["games"] == 2
+    assert json.load(open(os.path.join(tmp_path, "warm_start.json")))["games"] == 2
+    load_model(os.path.join(tmp_path, "bc.zip"), make_game("deus_lo_vult", **TINY))  # its sidecar
     assert run["timesteps"] >= 128
 
 
@@ -305,6 +306,38 @@ def test_collect_shares_are_the_serial_games():
     assert np.array_equal(parallel.obs, serial.obs[order])
     with pytest.raises(ValueError, match="start < stride"):
         bc.collect(game, 6, start=2, stride=2)
+
+
+def test_mcts_teacher_records_its_visit_shares():
+    """A searching teacher's label is its move plus its root visit shares (the soft
+    target); ``soft=False`` keeps the move only."""
+    from crusadegym.training import bc
+
+    game = make_game("tiny_tictactoe")
+    demos = bc.collect(game, 2, seed=2, teacher="mcts:iterations=30", opponents=("random",))
+    rows = np.arange(len(demos))
+    totals = demos.targets.astype(np.float32).sum(1)
+    searched = demos.masks.sum(1) > 1  # a forced move needs no search: no visits, no target
+    assert np.allclose(totals[searched], 1.0, atol=1e-2) and np.all(totals[~searched] == 0)
+    assert np.all(demos.targets[~demos.masks] == 0)  # visits only on legal actions
+    chosen = demos.targets[rows, demos.actions]
+    assert np.all(chosen[searched] == demos.targets[searched].max(1))  # it plays the most visited
+    assert np.any((demos.targets[searched] > 0).sum(1) > 1)  # and the shares say more than that
+    hard = bc.collect(game, 2, seed=2, teacher="mcts:iterations=30", opponents=("random",),
+                      soft=False)  # fmt: skip
+    assert not hard.targets.any() and np.array_equal(hard.actions, demos.actions)
+
+
+def test_teacher_loss_is_soft_cross_entropy_or_the_set_loss():
+    import torch
+    from crusadegym.training import bc
+
+    logits = torch.log(torch.tensor([[0.5, 0.25, 0.25], [0.5, 0.25, 0.25]]))
+    best = torch.tensor([[True, False, False], [False, True, True]])
+    targets = torch.tensor([[0.0, 1.0, 0.0], [0.0, 0.0, 0.0]])
+    # row 0: -log 0.25 (its target); row 1 has no target: -log P(one of the best) = -log 0.5
+    expected = (-np.log(0.25) - np.log(0.5)) / 2
+    assert bc.teacher_loss(logits, best, targets).item() == pytest.approx(expected, rel=1e-5)
 
 
 def test_expert_needs_a_valid_spec_and_games(tmp_path):

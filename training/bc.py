@@ -7,7 +7,8 @@
    the actor plays the recorded seat while the teacher only labels its states, so
    the data covers the states the learner itself reaches.
 2. :func:`clone` fits the policy's action logits to the teacher's choices by masked
-   cross-entropy (on the set of actions the heuristic rates best, ties included) and
+   cross-entropy (on the set of actions the heuristic rates best, ties included, or on
+   a searching teacher's visit shares, see :func:`teacher_loss`) and
    its value head to the return PPO will see from that state (the game result minus
    the shaping potential, see :func:`value_targets`), holding out a share of the
    games to measure top-1 agreement on unseen decisions.
@@ -43,6 +44,8 @@ class Demonstrations:
     results: np.ndarray  # float32 [N], the recorded seat's final result (+1 .. -1)
     potentials: np.ndarray  # float32 [N], the heuristic value of the state for that seat
     game_ids: np.ndarray  # int64 [N], which game the row came from
+    targets: np.ndarray  # float16 [N, num_actions], the teacher's move distribution (MCTS
+    # visit shares); an all-zero row means the teacher gave only ``best`` (see ``teacher_loss``)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -57,23 +60,26 @@ class Demonstrations:
         return Demonstrations(
             *(np.concatenate([getattr(p, k) for p in parts]) for k in
               ("obs", "masks", "actions", "best", "results", "potentials")),
-            np.concatenate(ids),
+            np.concatenate(ids), np.concatenate([p.targets for p in parts]),
         )  # fmt: skip
 
     def subset(self, rows: np.ndarray) -> Demonstrations:
         """The rows ``rows`` (an index or boolean array)."""
         return Demonstrations(self.obs[rows], self.masks[rows], self.actions[rows],
                               self.best[rows], self.results[rows], self.potentials[rows],
-                              self.game_ids[rows])  # fmt: skip
+                              self.game_ids[rows], self.targets[rows])  # fmt: skip
 
 
-def _labeller(game: Game, teacher: str, seed: int) -> Any:
-    """``state -> (action, best)``: the teacher's move and the actions it rates as high.
+def _labeller(game: Game, teacher: str, seed: int, soft: bool = True) -> Any:
+    """``state -> (action, best, target)``: the teacher's move, the actions it rates as
+    high, and its distribution over actions (all zeros when it has none).
 
     The greedy heuristic scores every legal action and breaks ties at random; about
     half of its Deus lo Vult decisions are ties (four actions on average), so the whole
     tied set is the label (:func:`clone` maximises its total probability). Any other
-    teacher labels only the action it picks.
+    teacher labels the action it picks; a searcher that reports ``last_visits`` (MCTS)
+    also gives, with ``soft``, the share of its root visits per action -- what
+    AlphaZero-style distillation fits, and more than one choice says per decision.
     """
     from crusadegym.agents.heuristics import get_heuristic
     from crusadegym.agents.heuristics.agent import action_values
@@ -85,16 +91,22 @@ def _labeller(game: Game, teacher: str, seed: int) -> Any:
         if heuristic.choose is not None:
             heuristic = None
 
-    def label(state: np.ndarray) -> tuple[int, np.ndarray]:
+    def label(state: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+        target = np.zeros(game.num_actions, np.float32)
         if heuristic is None:
             action = select_action(agent, game, state)
             best = np.zeros(game.num_actions, bool)
             best[action] = True
-            return action, best
+            visits = getattr(agent, "last_visits", None) if soft else None
+            if visits and sum(visits.values()) > 0:
+                for a, n in visits.items():
+                    target[a] = n
+                target /= target.sum()
+            return action, best, target
         values = action_values(game, state, heuristic)
         legal = np.isfinite(values)
         best = legal & (values >= values[legal].max() - _TIE)
-        return int(agent.rng.choice(np.flatnonzero(best))), best
+        return int(agent.rng.choice(np.flatnonzero(best))), best, target
 
     return label
 
@@ -113,6 +125,7 @@ def collect(
     progress: bool = False,
     start: int = 0,
     stride: int = 1,
+    soft: bool = True,
 ) -> Demonstrations:
     """Teacher decisions from games ``start, start + stride, ... < n_games``.
 
@@ -121,7 +134,7 @@ def collect(
     from ``seed`` and ``i`` only, so a share of the games (``start``, ``stride``) is
     the same rows a full serial run records for them (see :func:`start_collecting`).
     When the opponent is the teacher itself and no ``actor`` is given, every seat is
-    recorded.
+    recorded. ``soft`` keeps a searching teacher's visit shares as ``targets``.
     """
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
@@ -129,7 +142,7 @@ def collect(
         raise ValueError(f"need 0 <= start < stride, got start={start}, stride={stride}")
     players = game.num_players
     potential = PotentialShaper(game, "heuristic").potential
-    keys = ("obs", "masks", "actions", "best", "seat", "phi", "game")
+    keys = ("obs", "masks", "actions", "best", "seat", "phi", "game", "targets")
     rows: dict[str, list] = {k: [] for k in keys}
     results: dict[int, np.ndarray] = {}
     indices = range(start, n_games, stride)
@@ -138,7 +151,7 @@ def collect(
         seat = i % players
         opponent = opponents[(i // players) % len(opponents)]
         rng_seed = seed * 100_003 + i
-        teach = _labeller(game, teacher, rng_seed)
+        teach = _labeller(game, teacher, rng_seed, soft)
         agents = [make_agent(opponent, rng_seed + 7 + s) for s in range(players)]
         recorded = {seat}
         if actor is None and opponent == teacher:
@@ -149,8 +162,9 @@ def collect(
         while not game.is_terminal(state):
             mover = game.current_player(state)
             if mover in recorded:
-                label, best = teach(state)
+                label, best, target = teach(state)
                 rows["best"].append(best)
+                rows["targets"].append(target.astype(np.float16))
                 rows["obs"].append(game.observe(state, mover).astype(np.float16))
                 rows["masks"].append(game.legal_mask(state).astype(bool))
                 rows["actions"].append(label)
@@ -175,6 +189,7 @@ def collect(
                            np.float32),
         potentials=np.asarray(rows["phi"], np.float32),
         game_ids=game_ids,
+        targets=np.asarray(rows["targets"], np.float16).reshape(-1, game.num_actions),
     )  # fmt: skip
 
 
@@ -206,6 +221,7 @@ def start_collecting(
     seed: int = 0,
     teacher: str = "heuristic",
     opponents: Sequence[str] = ("random", "heuristic"),
+    soft: bool = True,
 ) -> PendingDemonstrations:
     """Start :func:`collect` of ``n_games`` in ``workers`` processes; returns at once.
 
@@ -228,7 +244,7 @@ def start_collecting(
     futures = [
         pool.submit(_collect_share, game.name, game.config_dict(),
                     dict(n_games=n_games, seed=seed, teacher=teacher,
-                         opponents=tuple(opponents), start=w, stride=workers))
+                         opponents=tuple(opponents), start=w, stride=workers, soft=soft))
         for w in range(workers)
     ]  # fmt: skip
     return PendingDemonstrations(futures, pool)
@@ -268,9 +284,20 @@ def masked_logits(policy: Any, obs: torch.Tensor, masks: torch.Tensor) -> torch.
     return apply_mask(_logits(policy, obs), masks)
 
 
-def set_cross_entropy(logits: torch.Tensor, best: torch.Tensor) -> torch.Tensor:
-    """Mean of ``-log P(the policy picks one of the ``best`` actions)`` (masked logits)."""
-    return (torch.logsumexp(logits, 1) - torch.logsumexp(apply_mask(logits, best), 1)).mean()
+def teacher_loss(logits: torch.Tensor, best: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Mean imitation loss over rows (masked ``logits``): the cross-entropy to the teacher's
+    distribution ``targets`` where a row has one, else ``-log P(one of the best)``."""
+    log_p = torch.log_softmax(logits, 1)
+    soft = -(targets * log_p).sum(1)
+    hard = torch.logsumexp(logits, 1) - torch.logsumexp(apply_mask(logits, best), 1)
+    return torch.where(targets.sum(1) > 0, soft, hard).mean()
+
+
+def teacher_batch(demos: Demonstrations, rows: np.ndarray) -> tuple[torch.Tensor, ...]:
+    """``(obs, masks, best, targets)`` tensors of ``rows``, ready for :func:`teacher_loss`."""
+    return (torch.as_tensor(demos.obs[rows], dtype=torch.float32),
+            torch.as_tensor(demos.masks[rows]), torch.as_tensor(demos.best[rows]),
+            torch.as_tensor(demos.targets[rows], dtype=torch.float32))  # fmt: skip
 
 
 @torch.no_grad()
@@ -330,12 +357,11 @@ def clone(
         order = torch.randperm(len(train), generator=gen)
         for i in range(steps):
             rows = order[i * batch_size : (i + 1) * batch_size].numpy()
-            obs = torch.as_tensor(train.obs[rows], dtype=torch.float32)
-            masks = torch.as_tensor(train.masks[rows])
+            obs, masks, best, soft = teacher_batch(train, rows)
             features = policy.extract_features(obs, policy.pi_features_extractor)
             latent_pi, latent_vf = policy.mlp_extractor(features)
             logits = apply_mask(policy.action_net(latent_pi), masks)
-            ce_loss = set_cross_entropy(logits, torch.as_tensor(train.best[rows]))
+            ce_loss = teacher_loss(logits, best, soft)
             value = policy.value_net(latent_vf).squeeze(1)
             v_loss = torch.nn.functional.mse_loss(value, targets[rows])
             loss = ce_loss + value_coef * v_loss

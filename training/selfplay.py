@@ -86,6 +86,7 @@ class TrainArgs:
     expert_games: int = 0  # games the expert plays and labels (in worker processes)
     expert_epochs: int = 2  # epochs over the expert's decisions
     expert_workers: int = 1  # processes playing the expert's games, alongside the cloning
+    expert_targets: str = "visits"  # "visits": fit a searcher's visit shares; "choice": its move
     bc_replay_steps: int = 0  # BC minibatches after each PPO rollout (0: none)
     bc_replay_coef: float = 1.0
     bc_replay_lr: float = 1e-4
@@ -185,6 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.expert_workers,
         help="processes playing the expert's games while the heuristic is cloned",
     )
+    p.add_argument("--expert-targets", choices=("visits", "choice"), default=d.expert_targets,
+                   help="fit a searching expert's root visit shares, or only its move")  # fmt: skip
     p.add_argument("--bc-replay-steps", type=int, default=d.bc_replay_steps,
                    help="imitation minibatches after every PPO rollout (0: none)")  # fmt: skip
     p.add_argument("--bc-replay-coef", type=float, default=d.bc_replay_coef,
@@ -257,6 +260,8 @@ def train(args: TrainArgs) -> dict:
 
     if args.timesteps < 1:
         raise ValueError(f"timesteps must be >= 1, got {args.timesteps}")
+    if args.expert_targets not in ("visits", "choice"):
+        raise ValueError(f"expert_targets is 'visits' or 'choice', not {args.expert_targets!r}")
     kinds = parse_opponents(args.opponents)
     options = args.game_options()
     game = make_game_with_players(args.game, args.players, options)
@@ -333,8 +338,8 @@ def warm_start_phase(args: TrainArgs, model: Any, game: Game, out: str) -> tuple
         dagger_games=args.dagger_games, dagger_epochs=args.dagger_epochs, shaping=args.shaping,
         shaping_weight=args.shaping_weight, eval_games=args.bc_eval_games,
         expert=args.expert, expert_games=args.expert_games, expert_epochs=args.expert_epochs,
-        expert_workers=args.expert_workers, options=args.game_options(), seed=args.seed,
-        progress=args.progress,
+        expert_workers=args.expert_workers, expert_soft=args.expert_targets == "visits",
+        options=args.game_options(), seed=args.seed, progress=args.progress,
     )  # fmt: skip
     if args.bc_replay_steps < 1:
         return metrics, []

@@ -6,7 +6,8 @@ play (sampling) while the teacher labels its states, and clone again on everythi
 for ``dagger_epochs``. With an ``expert`` (a stronger, slower agent such as MCTS),
 ``expert_workers`` processes play ``expert_games`` games with the expert labelling its
 own moves *while* the heuristic is cloned; the clone is then fitted to the expert's
-choices for ``expert_epochs`` (expert iteration's distillation step). The clone
+choices for ``expert_epochs`` (expert iteration's distillation step): with
+``expert_soft``, to a searcher's root visit shares rather than its single move. The clone
 breaks the heuristic's ties the way the expert's deeper search does, and takes the
 expert's moves where the two disagree.
 It saves the cloned policy as ``bc.zip`` (with sidecar) and, with ``eval_games``,
@@ -52,13 +53,15 @@ def warm_start(
     expert_games: int = 0,
     expert_epochs: int = 2,
     expert_workers: int = 1,
+    expert_soft: bool = True,
     options: dict | None = None,
     seed: int = 0,
     progress: bool = False,
 ) -> tuple[dict, bc.Demonstrations]:
     """Clone the heuristic into ``model.policy`` (see the module docstring).
 
-    Returns the metrics (also written to ``out_dir/bc.json``) and the demonstrations
+    Returns the metrics (also written to ``out_dir/warm_start.json``; ``bc.json`` is
+    the sidecar of ``bc.zip``) and the demonstrations
     (the expert's when there is an expert: those are what imitation replay keeps).
     """
     from .checkpoint import save_checkpoint
@@ -71,7 +74,8 @@ def warm_start(
     if expert:
         make_agent(expert, seed)  # a bad spec fails now, not after the cloning
         pending = bc.start_collecting(game, expert_games, expert_workers, seed=seed + 7919,
-                                      teacher=expert, opponents=(expert, "heuristic"))  # fmt: skip
+                                      teacher=expert, opponents=(expert, "heuristic"),
+                                      soft=expert_soft)  # fmt: skip
     demos = bc.collect(game, games, seed=seed, progress=progress)
     metrics: dict[str, Any] = {"games": games, "collect_seconds": time.perf_counter() - start}
     fit = dict(lr=lr, batch_size=batch_size, shaping=shaping, shaping_weight=shaping_weight,
@@ -96,7 +100,12 @@ def warm_start(
         demos = pending.result()
         waited = time.perf_counter() - t
         result = bc.clone(model.policy, demos, epochs=expert_epochs, **fit)
-        about = {"teacher": expert, "games": expert_games, "workers": expert_workers}
+        about = {
+            "teacher": expert,
+            "games": expert_games,
+            "workers": expert_workers,
+            "targets": "visits" if expert_soft else "choice",
+        }
         metrics["expert"] = result | about | {"wait_seconds": waited}
     metrics["seconds"] = time.perf_counter() - start
     path = save_checkpoint(model, os.path.join(out_dir, "bc.zip"), game, {"role": "bc"})
@@ -109,7 +118,7 @@ def warm_start(
                                      options or {}, seed=seed + 2, progress=progress)  # fmt: skip
         metrics["vs"] = result["vs"]
         metrics["eval_seconds"] = time.perf_counter() - t
-    with open(os.path.join(out_dir, "bc.json"), "w") as f:
+    with open(os.path.join(out_dir, "warm_start.json"), "w") as f:
         json.dump(metrics, f, indent=1)
     return metrics, demos
 
@@ -143,10 +152,8 @@ class BCReplayCallback(BaseCallback):
         policy.set_training_mode(True)
         for _ in range(self.steps):
             rows = self.rng.integers(len(self.demos), size=self.batch_size)
-            obs = torch.as_tensor(self.demos.obs[rows], dtype=torch.float32)
-            masks = torch.as_tensor(self.demos.masks[rows])
-            logits = bc.masked_logits(policy, obs, masks)
-            loss = self.coef * bc.set_cross_entropy(logits, torch.as_tensor(self.demos.best[rows]))
+            obs, masks, best, targets = bc.teacher_batch(self.demos, rows)
+            loss = self.coef * bc.teacher_loss(bc.masked_logits(policy, obs, masks), best, targets)
             self.optim.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
