@@ -277,11 +277,13 @@ def test_behaviour_cloning_raises_teacher_agreement():
 def test_warm_start_runs_before_ppo(tmp_path):
     run = train(tiny_args(str(tmp_path), bc_games=2, bc_epochs=1, dagger_rounds=1,
                           dagger_games=1, bc_replay_steps=1, timesteps=128, eval_games=0,
-                          expert="mcts:iterations=3", expert_games=2, expert_epochs=1))  # fmt: skip
+                          expert="mcts:iterations=3", expert_games=2, expert_epochs=1,
+                          expert_targets="visits"))  # fmt: skip
     assert os.path.isfile(os.path.join(tmp_path, "bc.zip"))
     assert run["bc"]["rows"] > 0 and len(run["bc"]["rounds"]) == 2
     expert = run["bc"]["expert"]  # MCTS played both games in a worker and labelled its moves
     assert expert["teacher"] == "mcts:iterations=3" and expert["rows"] > 0
+    assert expert["targets"] == "visits"
     assert json.load(open(os.path.join(tmp_path, "warm_start.json")))["games"] == 2
     load_model(os.path.join(tmp_path, "bc.zip"), make_game("deus_lo_vult", **TINY))  # its sidecar
     assert run["timesteps"] >= 128

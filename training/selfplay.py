@@ -86,7 +86,7 @@ class TrainArgs:
     expert_games: int = 0  # games the expert plays and labels (in worker processes)
     expert_epochs: int = 2  # epochs over the expert's decisions
     expert_workers: int = 1  # processes playing the expert's games, alongside the cloning
-    expert_targets: str = "visits"  # "visits": fit a searcher's visit shares; "choice": its move
+    expert_targets: str = "choice"  # "choice": fit the expert's move; "visits": its visit shares
     bc_replay_steps: int = 0  # BC minibatches after each PPO rollout (0: none)
     bc_replay_coef: float = 1.0
     bc_replay_lr: float = 1e-4

@@ -53,7 +53,7 @@ def warm_start(
     expert_games: int = 0,
     expert_epochs: int = 2,
     expert_workers: int = 1,
-    expert_soft: bool = True,
+    expert_soft: bool = False,
     options: dict | None = None,
     seed: int = 0,
     progress: bool = False,
