@@ -4,7 +4,8 @@
   :func:`select_action`, the one place that asks an agent for a move;
 * :class:`RandomAgent`, :class:`HeuristicAgent` (per-game strategies in
   :mod:`.heuristics`), :class:`MCTSAgent` (UCT with compiled rollouts),
-  :class:`PolicyAgent` (learned policies, :mod:`.neural`);
+  :class:`PolicyAgent` (learned policies, :mod:`.neural`; :class:`AdvisedPolicyAgent`
+  for policies that also read the heuristic's advice, :mod:`.advice`);
 * :func:`make_agent` builds one from a spec such as ``"mcts:iterations=400"``;
 * :mod:`.arena` runs tournaments with ratings (``crusadegym arena``), and
   :mod:`.match` plays a short match (``crusadegym play``).
@@ -13,12 +14,13 @@
 from .base import Agent, select_action, uses_state
 from .heuristics import HeuristicAgent, get_heuristic
 from .mcts import MCTSAgent, MCTSConfig
-from .neural import PolicyAgent, load_policy_agent
+from .neural import AdvisedPolicyAgent, PolicyAgent, load_policy_agent
 from .random_agent import RandomAgent
 from .registry import AGENT_TYPES, make_agent
 
 __all__ = [
     "AGENT_TYPES",
+    "AdvisedPolicyAgent",
     "Agent",
     "HeuristicAgent",
     "MCTSAgent",

@@ -10,11 +10,14 @@ agent, with a clear error for a missing or unreadable file.
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
 import numpy as np
+from crusadegym.core import Game
 
+from .advice import check_advice, policy_input
 from .base import Agent, legal_indices
 
 
@@ -56,6 +59,66 @@ class PolicyAgent(Agent):
         return np.asarray(actions, np.int64).reshape(-1)
 
 
+class AdvisedPolicyAgent(PolicyAgent):
+    """A policy whose input is the observation plus heuristic advice (:mod:`.advice`)."""
+
+    def __init__(self, policy: Any, advice: str, seed: int = 0, deterministic: bool = True) -> None:
+        super().__init__(policy, seed=seed, deterministic=deterministic)
+        if check_advice(advice) == "none":
+            raise ValueError("AdvisedPolicyAgent needs an advice kind other than 'none'")
+        self.advice = advice
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        raise NotImplementedError(
+            f"a policy trained with advice={self.advice!r} needs the core state: call "
+            "act_state(game, state) (crusadegym.agents.select_action does this for you)"
+        )
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return self.act(observations, masks)
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        seat = game.current_player(state)
+        return PolicyAgent.act(
+            self, policy_input(game, state, seat, self.advice), game.legal_mask(state)
+        )
+
+
+def make_policy_agent(
+    policy: Any, advice: str = "none", seed: int = 0, deterministic: bool = True
+) -> PolicyAgent:
+    """A :class:`PolicyAgent`, or an :class:`AdvisedPolicyAgent` when ``advice`` is given."""
+    if check_advice(advice) == "none":
+        return PolicyAgent(policy, seed=seed, deterministic=deterministic)
+    return AdvisedPolicyAgent(policy, advice, seed=seed, deterministic=deterministic)
+
+
+def sidecar_path(checkpoint: str | os.PathLike) -> str:
+    """``runs/x/final.zip`` -> ``runs/x/final.json`` (where a checkpoint's sidecar lives)."""
+    root, _ = os.path.splitext(os.fspath(checkpoint))
+    return root + ".json"
+
+
+def read_sidecar(path: str | os.PathLike) -> dict | None:
+    """The JSON sidecar of checkpoint ``path`` (``None`` if absent); ValueError if unreadable."""
+    side = sidecar_path(path)
+    if not os.path.isfile(side):
+        return None
+    try:
+        with open(side) as f:
+            info = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"checkpoint sidecar {side!r} is not readable JSON: {e}") from e
+    if not isinstance(info, dict):
+        raise ValueError(f"checkpoint sidecar {side!r} is not a JSON object")
+    return info
+
+
+def checkpoint_advice(path: str | os.PathLike) -> str:
+    """The advice a checkpoint was trained with, from its sidecar (``"none"`` if absent)."""
+    return check_advice((read_sidecar(path) or {}).get("advice", "none"))
+
+
 def _seed_torch(seed: int) -> None:
     try:
         import torch
@@ -67,7 +130,8 @@ def _seed_torch(seed: int) -> None:
 def load_policy_agent(
     path: str | os.PathLike, seed: int = 0, deterministic: bool = True, device: str = "cpu"
 ) -> PolicyAgent:
-    """A :class:`PolicyAgent` around the ``MaskablePPO`` checkpoint at ``path``.
+    """A :class:`PolicyAgent` around the ``MaskablePPO`` checkpoint at ``path``
+    (an :class:`AdvisedPolicyAgent` when its sidecar says it was trained with advice).
 
     Raises FileNotFoundError for a missing file, ImportError when sb3-contrib is
     not installed (``pip install crusadegym[train]``) and ValueError for a file
@@ -86,6 +150,6 @@ def load_policy_agent(
         model = MaskablePPO.load(path, device=device)
     except Exception as e:  # zipfile, pickle and torch errors all mean "not a checkpoint"
         raise ValueError(f"{path!r} is not a readable MaskablePPO checkpoint: {e}") from e
-    agent = PolicyAgent(model, seed=seed, deterministic=deterministic)
+    agent = make_policy_agent(model, checkpoint_advice(path), seed, deterministic)
     agent.name = f"policy:{os.path.basename(path)}"
     return agent

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import torch
 from crusadegym.agents import make_agent, select_action
+from crusadegym.agents.advice import policy_input
 from crusadegym.core import Game
 
 from .shaping import PotentialShaper
@@ -126,6 +127,7 @@ def collect(
     start: int = 0,
     stride: int = 1,
     soft: bool = True,
+    advice: str = "none",
 ) -> Demonstrations:
     """Teacher decisions from games ``start, start + stride, ... < n_games``.
 
@@ -134,7 +136,8 @@ def collect(
     from ``seed`` and ``i`` only, so a share of the games (``start``, ``stride``) is
     the same rows a full serial run records for them (see :func:`start_collecting`).
     When the opponent is the teacher itself and no ``actor`` is given, every seat is
-    recorded. ``soft`` keeps a searching teacher's visit shares as ``targets``.
+    recorded. ``soft`` keeps a searching teacher's visit shares as ``targets``. The
+    recorded input is what a policy with ``advice`` sees (:func:`policy_input`).
     """
     if n_games < 1:
         raise ValueError(f"n_games must be >= 1, got {n_games}")
@@ -165,7 +168,7 @@ def collect(
                 label, best, target = teach(state)
                 rows["best"].append(best)
                 rows["targets"].append(target.astype(np.float16))
-                rows["obs"].append(game.observe(state, mover).astype(np.float16))
+                rows["obs"].append(policy_input(game, state, mover, advice).astype(np.float16))
                 rows["masks"].append(game.legal_mask(state).astype(bool))
                 rows["actions"].append(label)
                 rows["seat"].append(mover)
@@ -222,6 +225,7 @@ def start_collecting(
     teacher: str = "heuristic",
     opponents: Sequence[str] = ("random", "heuristic"),
     soft: bool = True,
+    advice: str = "none",
 ) -> PendingDemonstrations:
     """Start :func:`collect` of ``n_games`` in ``workers`` processes; returns at once.
 
@@ -244,7 +248,8 @@ def start_collecting(
     futures = [
         pool.submit(_collect_share, game.name, game.config_dict(),
                     dict(n_games=n_games, seed=seed, teacher=teacher,
-                         opponents=tuple(opponents), start=w, stride=workers, soft=soft))
+                         opponents=tuple(opponents), start=w, stride=workers, soft=soft,
+                         advice=advice))
         for w in range(workers)
     ]  # fmt: skip
     return PendingDemonstrations(futures, pool)

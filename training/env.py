@@ -9,6 +9,9 @@ credited to the learner (the pitfall of naive PettingZoo-to-SB3 self-play). With
 ``shaping="coins"`` or ``"heuristic"`` that seat's potential-based shaping term is
 added (:mod:`.shaping`; it sums to a constant over a game).
 
+With ``advice="heuristic"`` each observation is followed by the heuristic's verdict on
+every action (:mod:`crusadegym.agents.advice`); the observation space grows to match.
+
 A game that ends at the turn cap is reported as *terminated*, not truncated: the cap
 is a rule that ends the game and pays its result, so SB3 must not bootstrap a value
 past it (it does for truncated episodes).
@@ -26,6 +29,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from crusadegym.agents.advice import advice_features, advice_size
 from crusadegym.agents.stats import seat_outcomes
 from crusadegym.core import Game, make_game
 from crusadegym.envs.single_agent import CrusadeSingleAgentEnv
@@ -44,6 +48,7 @@ class SelfPlayEnv(gym.Wrapper):
         seed: int = 0,
         shaping: str = "none",
         shaping_weight: float = 1.0,
+        advice: str = "none",
         **config: Any,
     ) -> None:
         n_opponents = make_game(game_name, **config).num_players - 1
@@ -52,6 +57,14 @@ class SelfPlayEnv(gym.Wrapper):
             CrusadeSingleAgentEnv(game_name, opponents=self.opponents, seat="random", **config)
         )
         self.pool = pool
+        self.advice = advice
+        n_advice = advice_size(self.game, advice)
+        if n_advice:
+            box = self.env.observation_space
+            self.observation_space = gym.spaces.Box(
+                min(float(np.min(box.low)), 0.0), max(float(np.max(box.high)), 1.0),
+                (box.shape[0] + n_advice,), np.float32,
+            )  # fmt: skip
         self.shaper = None
         if shaping != "none":
             self.shaper = PotentialShaper(self.game, shaping, shaping_weight)
@@ -65,11 +78,22 @@ class SelfPlayEnv(gym.Wrapper):
         inner = self.env.unwrapped
         return inner.game_state if hasattr(inner, "game_state") else inner.state
 
+    def _with_advice(self, obs: np.ndarray) -> np.ndarray:
+        """``obs`` followed by the advice for the learner (zeros once the game is over)."""
+        if self.advice == "none":
+            return obs
+        state = self.core_state()
+        if self.game.is_terminal(state):
+            extra = np.zeros(advice_size(self.game, self.advice), np.float32)
+        else:
+            extra = advice_features(self.game, state, self.advice)
+        return np.concatenate([obs, extra])
+
     def reset(self, **kwargs: Any) -> tuple[np.ndarray, dict]:
         obs, info = self.env.reset(**kwargs)
         if self.shaper is not None:
             self.shaper.reset(self.core_state())
-        return obs, info
+        return self._with_advice(obs), info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         obs, reward, terminated, truncated, info = self.env.step(action)
@@ -89,7 +113,7 @@ class SelfPlayEnv(gym.Wrapper):
                 "return": float(returns[inner.seat]),
                 "outcome": seat_outcomes(returns.tolist())[inner.seat],
             }
-        return obs, reward, terminated, truncated, info
+        return self._with_advice(obs), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner (for MaskablePPO)."""
@@ -108,14 +132,16 @@ def env_factory(
     config: dict,
     max_snapshots: int = 5,
     shaping_weight: float = 1.0,
+    advice: str = "none",
 ) -> Callable[[], SelfPlayEnv]:
     """A thunk building one :class:`SelfPlayEnv` with its own pool."""
 
     def make() -> SelfPlayEnv:
         pool = OpponentPool(kinds, max_snapshots=max_snapshots)
         return SelfPlayEnv(
-            game_name, pool, seed=seed, shaping=shaping, shaping_weight=shaping_weight, **config
-        )
+            game_name, pool, seed=seed, shaping=shaping, shaping_weight=shaping_weight,
+            advice=advice, **config,
+        )  # fmt: skip
 
     return make
 
@@ -130,6 +156,7 @@ def make_vec_env(
     subproc: bool = False,
     max_snapshots: int = 5,
     shaping_weight: float = 1.0,
+    advice: str = "none",
 ) -> Any:
     """``n_envs`` :class:`SelfPlayEnv` in a ``DummyVecEnv`` (or ``SubprocVecEnv``) + VecMonitor."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
@@ -138,7 +165,14 @@ def make_vec_env(
         raise ValueError(f"n_envs must be >= 1, got {n_envs}")
     thunks = [
         env_factory(
-            game_name, kinds, seed + 1000 * i, shaping, config, max_snapshots, shaping_weight
+            game_name,
+            kinds,
+            seed + 1000 * i,
+            shaping,
+            config,
+            max_snapshots,
+            shaping_weight,
+            advice,
         )  # fmt: skip
         for i in range(n_envs)
     ]

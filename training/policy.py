@@ -141,14 +141,20 @@ class BoardExtractor(BaseFeaturesExtractor):
         return torch.cat([self.board(planes), self.scalars(scalars)], dim=1)
 
 
-def policy_spec(game: Game) -> tuple[str | type, dict]:
-    """``(policy, policy_kwargs)`` for MaskablePPO on ``game``.
+def policy_spec(game: Game, advice: str = "none") -> tuple[str | type, dict]:
+    """``(policy, policy_kwargs)`` for MaskablePPO on ``game`` (its input with ``advice``).
 
-    A game with a board layout and cell actions gets :class:`~.spatial.SpatialPolicy`;
-    any other game gets ``"MlpPolicy"`` over :class:`BoardExtractor`'s MLP form.
+    A game with a board layout and cell actions gets :class:`~.spatial.SpatialPolicy`
+    (which adds the advice to its logits); any other game gets ``"MlpPolicy"`` over
+    :class:`BoardExtractor`'s MLP form (which reads the advice as more inputs).
     """
+    from crusadegym.agents.advice import advice_size
+
     layout = obs_layout(game)
     if layout is None or layout.cell_start < 0:
+        if advice != "none" and layout is not None:
+            raise ValueError(f"{game.name}: advice needs a spatial policy or a plain MLP")
+        advice_size(game, advice)
         return "MlpPolicy", policy_kwargs_for(game)
     from .spatial import SpatialExtractor, SpatialPolicy
 
@@ -160,6 +166,7 @@ def policy_spec(game: Game) -> tuple[str | type, dict]:
             "width": layout.width,
             "n_scalars": layout.n_scalars,
             "focus_plane": layout.focus_plane,
+            "n_advice": advice_size(game, advice),
         },
         "cell_start": layout.cell_start,
     }

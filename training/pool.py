@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 from crusadegym.agents import PolicyAgent, make_agent, select_action
+from crusadegym.agents.neural import checkpoint_advice, make_policy_agent
 from crusadegym.core import Game
 
 SELF = "self"
@@ -58,7 +59,7 @@ class OpponentPool:
         from .checkpoint import load_model
 
         model = load_model(path, game, device=self.device)
-        agent = PolicyAgent(model, deterministic=True)
+        agent = make_policy_agent(model, checkpoint_advice(path), deterministic=True)
         # Sample like the learner does, without PolicyAgent reseeding torch's global RNG.
         agent.deterministic = False
         name = f"self@{model.num_timesteps}"

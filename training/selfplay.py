@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
+from crusadegym.agents.advice import ADVICE_KINDS, check_advice
 from crusadegym.agents.options import make_game_with_players, parse_options
 from crusadegym.core import Game
 
@@ -56,6 +57,7 @@ class TrainArgs:
     options: dict = field(default_factory=dict)  # game rule options, e.g. {"max_turns": 60}
     shaping: str = "heuristic"  # none | coins | heuristic (see training/shaping.py)
     shaping_weight: float = 1.0
+    advice: str = "none"  # none | heuristic: the heuristic's verdict per action as an input
     snapshot_every: int = 10_000
     snapshot_threshold: float = 0.6
     snapshot_min_episodes: int = 20
@@ -132,6 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--shaping-weight", type=float, default=d.shaping_weight,
                    help="scale of the shaping potential")  # fmt: skip
+    p.add_argument("--advice", choices=ADVICE_KINDS, default=d.advice,
+                   help="'heuristic': the policy also sees the heuristic's verdict on every "
+                   "action and adds it to its logits (a residual policy over the heuristic; "
+                   "it then plays through the core state, see agents/advice.py)")  # fmt: skip
     p.add_argument("--snapshot-every", type=int, default=d.snapshot_every,
                    help="steps between learner snapshots joining the pool")  # fmt: skip
     p.add_argument("--snapshot-threshold", type=float, default=d.snapshot_threshold,
@@ -236,10 +242,10 @@ def build_model(args: TrainArgs, game: Game, env: Any, tb_dir: str) -> Any:
     from .policy import policy_spec
 
     if args.resume:
-        model = load_model(args.resume, game, env=env)
+        model = load_model(args.resume, game, env=env, advice=args.advice)
         model.tensorboard_log = tb_dir
         return model
-    policy, policy_kwargs = policy_spec(game)
+    policy, policy_kwargs = policy_spec(game, args.advice)
     return MaskablePPO(
         policy, env, n_steps=args.n_steps, batch_size=args.batch_size,
         n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
@@ -262,6 +268,7 @@ def train(args: TrainArgs) -> dict:
         raise ValueError(f"timesteps must be >= 1, got {args.timesteps}")
     if args.expert_targets not in ("visits", "choice"):
         raise ValueError(f"expert_targets is 'visits' or 'choice', not {args.expert_targets!r}")
+    check_advice(args.advice)
     kinds = parse_opponents(args.opponents)
     options = args.game_options()
     game = make_game_with_players(args.game, args.players, options)
@@ -275,7 +282,7 @@ def train(args: TrainArgs) -> dict:
     run_start = time.perf_counter()
     env = make_vec_env(args.game, kinds, args.n_envs, args.seed, args.shaping, config,
                        subproc=args.subproc, max_snapshots=args.max_snapshots,
-                       shaping_weight=args.shaping_weight)  # fmt: skip
+                       shaping_weight=args.shaping_weight, advice=args.advice)  # fmt: skip
     tb_dir = os.path.join(out, "tb")
     model = build_model(args, game, env, tb_dir)
     bc_metrics, callbacks = warm_start_phase(args, model, game, out)
@@ -339,6 +346,7 @@ def warm_start_phase(args: TrainArgs, model: Any, game: Game, out: str) -> tuple
         shaping_weight=args.shaping_weight, eval_games=args.bc_eval_games,
         expert=args.expert, expert_games=args.expert_games, expert_epochs=args.expert_epochs,
         expert_workers=args.expert_workers, expert_soft=args.expert_targets == "visits",
+        advice=args.advice,
         options=args.game_options(), seed=args.seed, progress=args.progress,
     )  # fmt: skip
     if args.bc_replay_steps < 1:

@@ -18,6 +18,12 @@ every action's logit and the value's hidden layer:
 * the other actions' logits: an MLP over the global features;
 * the value: an MLP over the global features (SB3's ``value_net`` adds the output).
 
+With heuristic advice (``n_advice = 2 * n_actions`` values after the scalars, see
+:mod:`crusadegym.agents.advice`) the extractor passes the advice through unchanged at
+the end of the features, and the heads add ``w_best * best - w_gap * gap`` to the
+logits, two learned weights (starting at :data:`ADVICE_INIT`): a residual policy that
+starts out choosing among the heuristic's best actions.
+
 :class:`SpatialPolicy` swaps these in and makes SB3's ``action_net`` the identity.
 Every constructor argument is a plain number, so ``MaskablePPO.load`` rebuilds it.
 """
@@ -31,6 +37,10 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
+
+ADVICE_INIT = (4.0, 4.0)
+"""Starting ``(w_best, w_gap)``: with near-zero network logits, the policy puts about
+nine tenths of its probability on the heuristic's best actions."""
 
 
 class SpatialExtractor(BaseFeaturesExtractor):
@@ -48,20 +58,24 @@ class SpatialExtractor(BaseFeaturesExtractor):
         layers: int = 4,
         flat_dim: int = 128,
         scalar_dim: int = 64,
+        n_advice: int = 0,
     ) -> None:
         obs_size = int(observation_space.shape[0])
         board_size = planes * height * width
-        if planes < 1 or board_size + n_scalars != obs_size:
+        if planes < 1 or board_size + n_scalars + n_advice != obs_size:
             raise ValueError(
-                f"board layout {planes}x{height}x{width} + {n_scalars} scalars does not match "
-                f"the observation size {obs_size}"
+                f"board layout {planes}x{height}x{width} + {n_scalars} scalars + {n_advice} "
+                f"advice values does not match the observation size {obs_size}"
             )
         n_pool = 3 if focus_plane >= 0 else 2
         self.global_dim = flat_dim + n_pool * channels + scalar_dim
         self.map_size = channels * height * width
-        super().__init__(observation_space, features_dim=self.map_size + self.global_dim)
+        self.n_advice = n_advice
+        features = self.map_size + self.global_dim + n_advice
+        super().__init__(observation_space, features_dim=features)
         self.board_shape = (planes, height, width)
         self.board_size = board_size
+        self.n_scalars = n_scalars
         self.channels, self.height, self.width = channels, height, width
         self.focus_plane = focus_plane
         trunk: list[nn.Module] = []
@@ -79,8 +93,9 @@ class SpatialExtractor(BaseFeaturesExtractor):
         if self.focus_plane >= 0:
             focus = planes[:, self.focus_plane].flatten(1)  # [B, H*W], one-hot or zero
             pooled.append(torch.bmm(cells, focus.unsqueeze(2)).squeeze(2))
-        pooled.append(self.scalars(observations[:, self.board_size :]))
-        return torch.cat([fmap.flatten(1), *pooled], dim=1)
+        scalars_end = self.board_size + self.n_scalars
+        pooled.append(self.scalars(observations[:, self.board_size : scalars_end]))
+        return torch.cat([fmap.flatten(1), *pooled, observations[:, scalars_end:]], dim=1)
 
 
 class SpatialHeads(nn.Module):
@@ -95,8 +110,11 @@ class SpatialHeads(nn.Module):
         n_actions: int,
         cell_start: int,
         hidden: int = 128,
+        n_advice: int = 0,
     ) -> None:
         super().__init__()
+        if n_advice not in (0, 2 * n_actions):
+            raise ValueError(f"advice has 2 values per action ({2 * n_actions}), not {n_advice}")
         n_cells = height * width
         if not 0 <= cell_start <= n_actions - n_cells:
             raise ValueError(f"cell actions from {cell_start} do not fit {n_actions} actions")
@@ -109,6 +127,9 @@ class SpatialHeads(nn.Module):
             nn.Linear(global_dim, hidden), nn.ReLU(), nn.Linear(hidden, n_actions - n_cells)
         )
         self.value = nn.Sequential(nn.Linear(global_dim, hidden), nn.ReLU())
+        self.global_dim = global_dim
+        self.n_actions = n_actions
+        self.advice_weight = nn.Parameter(torch.tensor(ADVICE_INIT)) if n_advice else None
         self.latent_dim_pi = n_actions
         self.latent_dim_vf = hidden
 
@@ -120,15 +141,23 @@ class SpatialHeads(nn.Module):
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
         fmap = features[:, : self.map_size].reshape(-1, *self.map_shape)
-        g = features[:, self.map_size :]
+        g = self._global(features)
         fmap = torch.relu(fmap + self.film(g)[:, :, None, None])
         cells = self.cell_logit(fmap).flatten(1)
         other = self.other(g)
         s = self.cell_start
-        return torch.cat([other[:, :s], cells, other[:, s:]], dim=1)
+        logits = torch.cat([other[:, :s], cells, other[:, s:]], dim=1)
+        if self.advice_weight is None:
+            return logits
+        advice = features[:, self.map_size + self.global_dim :]
+        best, gap = advice[:, : self.n_actions], advice[:, self.n_actions :]
+        return logits + self.advice_weight[0] * best - self.advice_weight[1] * gap
+
+    def _global(self, features: torch.Tensor) -> torch.Tensor:
+        return features[:, self.map_size : self.map_size + self.global_dim]
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
-        return self.value(features[:, self.map_size :])
+        return self.value(self._global(features))
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self.forward_actor(features), self.forward_critic(features)
@@ -155,7 +184,7 @@ class SpatialPolicy(MaskableActorCriticPolicy):
             raise TypeError("SpatialPolicy needs features_extractor_class=SpatialExtractor")
         self.mlp_extractor = SpatialHeads(
             ext.channels, ext.height, ext.width, ext.global_dim,
-            int(self.action_space.n), self.cell_start, self.head_hidden,
+            int(self.action_space.n), self.cell_start, self.head_hidden, ext.n_advice,
         )  # fmt: skip
 
     def _build(self, lr_schedule: Any) -> None:

@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 import torch
-from crusadegym.agents import PolicyAgent, make_agent
+from crusadegym.agents import make_agent
+from crusadegym.agents.neural import make_policy_agent
 from crusadegym.core import Game
 from stable_baselines3.common.callbacks import BaseCallback
 
@@ -54,6 +55,7 @@ def warm_start(
     expert_epochs: int = 2,
     expert_workers: int = 1,
     expert_soft: bool = False,
+    advice: str = "none",
     options: dict | None = None,
     seed: int = 0,
     progress: bool = False,
@@ -75,18 +77,19 @@ def warm_start(
         make_agent(expert, seed)  # a bad spec fails now, not after the cloning
         pending = bc.start_collecting(game, expert_games, expert_workers, seed=seed + 7919,
                                       teacher=expert, opponents=(expert, "heuristic"),
-                                      soft=expert_soft)  # fmt: skip
-    demos = bc.collect(game, games, seed=seed, progress=progress)
+                                      soft=expert_soft, advice=advice)  # fmt: skip
+    demos = bc.collect(game, games, seed=seed, progress=progress, advice=advice)
     metrics: dict[str, Any] = {"games": games, "collect_seconds": time.perf_counter() - start}
     fit = dict(lr=lr, batch_size=batch_size, shaping=shaping, shaping_weight=shaping_weight,
                seed=seed, progress=progress)  # fmt: skip
     rounds = [bc.clone(model.policy, demos, epochs=epochs, **fit)]
     for r in range(dagger_rounds):
         t = time.perf_counter()
-        actor = PolicyAgent(model.policy, seed=seed + r)
+        actor = make_policy_agent(model.policy, advice, seed=seed + r)
         actor.deterministic = False  # sample, as PPO will; no reseeding of torch's RNG
         more = bc.collect(game, dagger_games or games, seed=seed + 1 + r, actor=actor,
-                          opponents=("random", "heuristic"), progress=progress)  # fmt: skip
+                          opponents=("random", "heuristic"), progress=progress,
+                          advice=advice)  # fmt: skip
         demos = bc.Demonstrations.concat([demos, more])
         result = bc.clone(model.policy, demos, epochs=dagger_epochs, **fit)
         result["collect_seconds"] = time.perf_counter() - t - result["seconds"]
