@@ -193,3 +193,20 @@ def test_tiny_advised_run_trains_against_advised_snapshots(tmp_path):
     with pytest.raises(ValueError, match="trained with advice='heuristic'"):
         train(TrainArgs(**{**vars(args), "resume": run["final"], "advice": "none",
                            "out": str(tmp_path / "resumed")}))  # fmt: skip
+
+
+def test_a_game_without_a_board_layout_reads_the_advice_as_inputs(tmp_path):
+    """tiny_tictactoe trains an MLP; with advice the MLP simply gets 2 x 9 more inputs."""
+    from sb3_contrib import MaskablePPO
+
+    game = make_game("tiny_tictactoe")
+    env = SelfPlayEnv("tiny_tictactoe", OpponentPool(["random"]), advice="heuristic")
+    policy, kwargs = policy_spec(game, "heuristic")
+    assert policy == "MlpPolicy"
+    model = MaskablePPO(policy, env, n_steps=32, batch_size=32, policy_kwargs=kwargs,
+                        seed=0, device="cpu")  # fmt: skip
+    model.learn(64)
+    path = save_checkpoint(model, str(tmp_path / "ttt.zip"), game)
+    agent = load_policy_agent(path)
+    assert isinstance(agent, AdvisedPolicyAgent)
+    assert play_game(game, [agent, RandomAgent(seed=1)], seed=2)["steps"] >= 5
