@@ -352,3 +352,36 @@ def test_expert_needs_a_valid_spec_and_games(tmp_path):
         warm_start(model, game, str(tmp_path), 1, 1, expert="mcts", expert_games=0)
     with pytest.raises(ValueError, match="no_such_agent|unknown"):
         warm_start(model, game, str(tmp_path), 1, 1, expert="no_such_agent", expert_games=2)
+
+
+def test_validation_score_and_pick():
+    from crusadegym.training.validate import pick_best, score
+
+    vs = {"random": {"games": 4, "wins": 3, "draws": 1}, "heuristic": {"games": 4, "wins": 1,
+                                                                     "draws": 0}}  # fmt: skip
+    assert score(vs) == pytest.approx(((3 + 0.5) / 4 + 1 / 4) / 2)
+    rows = [{"steps": 100, "score": 0.5}, {"steps": 200, "score": 0.7},
+            {"steps": 300, "score": 0.7}, {"steps": 400, "score": 0.6}]  # fmt: skip
+    assert pick_best(rows)["steps"] == 300  # the best score; the later of two equal ones
+    with pytest.raises(ValueError, match="no validated checkpoints"):
+        pick_best([])
+
+
+def test_validation_keeps_the_best_checkpoint_and_evaluates_it(tmp_path):
+    run = train(tiny_args(str(tmp_path), validate_games=2, checkpoint_every=128,
+                          keep_checkpoints=1, opponents="random,heuristic"))  # fmt: skip
+    validation = json.load(open(tmp_path / "validation.json"))
+    steps = [row["steps"] for row in validation["rows"]]
+    assert steps[-1] == run["timesteps"] and len(set(steps)) == len(steps)
+    assert len(steps) >= len(run["checkpoints"])  # each checkpoint, and the final if later
+    assert all(set(row["vs"]) == {"random", "heuristic"} for row in validation["rows"])
+    assert all(v["games"] == 2 for row in validation["rows"] for v in row["vs"].values())
+    best = max(validation["rows"], key=lambda r: (r["score"], r["steps"]))
+    assert validation["best_steps"] == best["steps"]
+    assert run["validation"]["best"] == str(tmp_path / "best.zip")
+    assert json.load(open(tmp_path / "best.json"))["timesteps"] == best["steps"]
+    assert not [f for f in os.listdir(tmp_path / "validation") if f.endswith(".zip")]
+    load_policy_agent(tmp_path / "best.zip")
+    assert run["evaluation"]["vs"]["heuristic"]["games"] == 2  # the evaluation played best.zip
+    with pytest.raises(ValueError, match="--validate-games needs"):
+        train(tiny_args(str(tmp_path / "x"), validate_games=2, checkpoint_every=0))

@@ -17,7 +17,8 @@ step past it (``--max-minutes``).
 Snapshots of the learner join the ``"self"`` kind of the opponent pool every
 ``snapshot_every`` steps, or sooner once the win rate against the pool reaches
 ``snapshot_threshold`` over at least ``snapshot_min_episodes`` games. Checkpoints
-are written every ``checkpoint_every`` steps. Only the last ``keep_checkpoints``
+are written every ``checkpoint_every`` steps (and handed to ``on_checkpoint``, e.g.
+:meth:`.validate.CheckpointValidator.submit`). Only the last ``keep_checkpoints``
 checkpoints and the ``keep_snapshots`` snapshots still in the pool stay on disk
 (about 16 MB each with the optimiser state). Every logged row is also kept in
 :attr:`SelfPlayCallback.history` for the learning-curve plot.
@@ -29,6 +30,8 @@ import json
 import os
 import time
 from collections import deque
+from collections.abc import Callable
+from typing import Any
 
 from crusadegym.core import Game
 from stable_baselines3.common.callbacks import BaseCallback
@@ -56,8 +59,10 @@ class SelfPlayCallback(BaseCallback):
         keep_snapshots: int = 5,
         keep_checkpoints: int = 3,
         deadline: float | None = None,
+        on_checkpoint: Callable[[str, int], Any] | None = None,
     ) -> None:
         super().__init__()
+        self.on_checkpoint = on_checkpoint
         self.deadline = deadline  # time.perf_counter() value at which training stops
         self.game = game
         self.out_dir = out_dir
@@ -174,6 +179,8 @@ class SelfPlayCallback(BaseCallback):
         path = os.path.join(self.out_dir, "checkpoints", f"ckpt_{t:09d}.zip")
         save_checkpoint(self.model, path, self.game, {"role": "checkpoint"})
         self.checkpoints.append(path)
+        if self.on_checkpoint is not None:
+            self.on_checkpoint(path, t)
         prune(self.checkpoints, self.keep_checkpoints)
         self.last_checkpoint = t
         self.write_history()

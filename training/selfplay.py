@@ -93,6 +93,7 @@ class TrainArgs:
     bc_replay_coef: float = 1.0
     bc_replay_lr: float = 1e-4
     max_minutes: float = 0.0  # stop PPO once the run (BC included) has trained this long
+    validate_games: int = 0  # games per baseline for each checkpoint; the best is best.zip
     subproc: bool = False
     torch_threads: int = 1
     progress: bool = True
@@ -202,6 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Adam step of those imitation steps")  # fmt: skip
     p.add_argument("--max-minutes", type=float, default=d.max_minutes,
                    help="stop PPO once the run, BC included, is this old (0: never)")  # fmt: skip
+    p.add_argument("--validate-games", type=int, default=d.validate_games,
+                   help="play each checkpoint and the final policy this many games per "
+                   "baseline in a background process; keep the best as best.zip and "
+                   "evaluate that (0: off; needs --checkpoint-every)")  # fmt: skip
     p.add_argument("--subproc", action="store_true", help="SubprocVecEnv instead of Dummy")
     p.add_argument("--torch-threads", type=int, default=d.torch_threads, help="torch CPU threads")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -278,6 +283,16 @@ def train(args: TrainArgs) -> dict:
     with open(os.path.join(out, "args.json"), "w") as f:
         json.dump(asdict(args) | {"config": config}, f, indent=1)
 
+    baselines = [k for k in kinds if k != "self"] or ["random"]
+    validator = None
+    if args.validate_games:
+        if args.validate_games < 0 or args.checkpoint_every < 1:
+            raise ValueError("--validate-games needs games >= 1 and --checkpoint-every >= 1")
+        from .validate import CheckpointValidator
+
+        validator = CheckpointValidator(args.game, baselines, args.validate_games,
+                                        game.num_players, options, out, args.seed)  # fmt: skip
+
     seed_everything(args.seed, args.torch_threads)
     run_start = time.perf_counter()
     env = make_vec_env(args.game, kinds, args.n_envs, args.seed, args.shaping, config,
@@ -294,14 +309,18 @@ def train(args: TrainArgs) -> dict:
         checkpoint_every=args.checkpoint_every, progress=args.progress,
         keep_snapshots=args.max_snapshots, keep_checkpoints=args.keep_checkpoints,
         deadline=run_start + 60 * args.max_minutes if args.max_minutes > 0 else None,
+        on_checkpoint=validator.submit if validator else None,
     )  # fmt: skip
     start = time.perf_counter()
     try:
         model.learn(args.timesteps, callback=[callback, *callbacks], tb_log_name="selfplay",
                     reset_num_timesteps=not args.resume)  # fmt: skip
-    except KeyboardInterrupt:
-        path = save_checkpoint(model, os.path.join(out, "interrupted.zip"), game)
-        print(f"\ninterrupted: saved {path} (continue with --resume {path})", file=sys.stderr)
+    except BaseException as e:
+        if validator is not None:
+            validator.close()
+        if isinstance(e, KeyboardInterrupt):
+            path = save_checkpoint(model, os.path.join(out, "interrupted.zip"), game)
+            print(f"\ninterrupted: saved {path} (continue with --resume {path})", file=sys.stderr)
         raise
     finally:
         env.close()
@@ -312,17 +331,23 @@ def train(args: TrainArgs) -> dict:
         callback.history, os.path.join(out, "learning_curve.png"),
         title=f"{args.game} self-play, {model.num_timesteps} steps, seed {args.seed}",
     )  # fmt: skip
+    hero = final
+    validation = None
+    if validator is not None:
+        validator.submit(final, model.num_timesteps)
+        validation = validator.finish()
+        hero = validation["best"]
     summary = {
-        "out": out, "final": final, "tensorboard": tb_dir, "learning_curve": curve,
+        "out": out, "final": final, "validation": validation, "tensorboard": tb_dir,
+        "learning_curve": curve,
         "checkpoints": callback.checkpoints, "snapshots": callback.snapshots,
         "timesteps": int(model.num_timesteps), "train_seconds": seconds,
         "steps_per_s": (model.num_timesteps - callback.start_steps) / seconds,
         "total_train_seconds": total_seconds, "bc": bc_metrics, "history": callback.history,
     }  # fmt: skip
-    baselines = [k for k in kinds if k != "self"] or ["random"]
     if args.eval_games > 0:
         result = evaluate_checkpoint(
-            final, args.game, baselines, args.eval_games, game.num_players, options,
+            hero, args.game, baselines, args.eval_games, game.num_players, options,
             out_dir=os.path.join(out, "eval"), seed=args.seed + 1,
             workers=args.eval_workers, progress=args.progress,
         )  # fmt: skip
@@ -390,6 +415,7 @@ def report(summary: dict) -> str:
         f"({summary['steps_per_s']:.0f} steps/s); {summary['total_train_seconds']:.0f} s "
         "with the warm start",
         f"final checkpoint : {summary['final']}",
+        *_validation_lines(summary.get("validation")),
         f"checkpoints      : {os.path.join(summary['out'], 'checkpoints')} "
         f"({len(summary['checkpoints'])} written)",
         f"TensorBoard logs : {tb}  (view: tensorboard --logdir {tb})",
@@ -398,6 +424,18 @@ def report(summary: dict) -> str:
     for path in summary.get("evaluation", {}).get("files", []):
         lines.append(f"evaluation       : {path}")
     return "\n".join(lines)
+
+
+def _validation_lines(validation: dict | None) -> list[str]:
+    if not validation:
+        return []
+    scores = ", ".join(f"{r['steps']}: {r['score']:.3f}" for r in validation["rows"])
+    return [
+        f"best checkpoint  : {validation['best']} (step {validation['best_steps']}; evaluated "
+        "above)",
+        f"validation       : score per checkpoint over {validation['games_per_baseline']} "
+        f"games per baseline (win 1, draw 1/2) -- {scores}",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
