@@ -96,4 +96,4 @@ def policy_input(game: Game, state: np.ndarray, seat: int, kind: str) -> np.ndar
         return obs
     if game.current_player(state) != seat:
         raise ValueError(f"advice is for the seat to move, not seat {seat}")
-    return np.concatenate([obs, heuristic_advice(game, state)])
+    return np.concatenate([obs, advice_features(game, state, kind)])

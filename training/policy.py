@@ -148,13 +148,12 @@ def policy_spec(game: Game, advice: str = "none") -> tuple[str | type, dict]:
     (which adds the advice to its logits); any other game gets ``"MlpPolicy"`` over
     :class:`BoardExtractor`'s MLP form (which reads the advice as more inputs).
     """
-    from crusadegym.agents.advice import advice_size
+    from crusadegym.agents.advice import advice_size, check_advice
 
     layout = obs_layout(game)
     if layout is None or layout.cell_start < 0:
-        if advice != "none" and layout is not None:
+        if check_advice(advice) != "none" and layout is not None:
             raise ValueError(f"{game.name}: advice needs a spatial policy or a plain MLP")
-        advice_size(game, advice)
         return "MlpPolicy", policy_kwargs_for(game)
     from .spatial import SpatialExtractor, SpatialPolicy
 

@@ -47,6 +47,13 @@ def pick_best(rows: list[dict]) -> dict:
     return max(rows, key=lambda r: (r["score"], r["steps"]))
 
 
+def _copy_checkpoint(src: str, dst: str) -> None:
+    """Copy checkpoint ``src`` and its sidecar (when it has one) to ``dst``."""
+    shutil.copyfile(src, dst)
+    if os.path.isfile(sidecar_path(src)):
+        shutil.copyfile(sidecar_path(src), sidecar_path(dst))
+
+
 def _validate(path: str, game: str, baselines: list[str], games: int, players: int,
               options: dict, seed: int) -> dict:  # fmt: skip
     from .evaluate import evaluate_checkpoint
@@ -90,9 +97,7 @@ class CheckpointValidator:
                 return copy
         os.makedirs(self.dir, exist_ok=True)
         copy = os.path.join(self.dir, f"ckpt_{int(steps):09d}.zip")
-        shutil.copyfile(checkpoint, copy)
-        if os.path.isfile(sidecar_path(checkpoint)):
-            shutil.copyfile(sidecar_path(checkpoint), sidecar_path(copy))
+        _copy_checkpoint(checkpoint, copy)
         future = self.pool.submit(_validate, copy, **self.job)
         self.pending.append((int(steps), copy, future))
         return copy
@@ -113,9 +118,7 @@ class CheckpointValidator:
             self.pool.shutdown()
         best = pick_best(rows)
         path = os.path.join(self.out_dir, "best.zip")
-        shutil.copyfile(best["checkpoint"], path)
-        if os.path.isfile(sidecar_path(best["checkpoint"])):
-            shutil.copyfile(sidecar_path(best["checkpoint"]), sidecar_path(path))
+        _copy_checkpoint(best["checkpoint"], path)
         for row in rows:
             copy = row.pop("checkpoint")
             for name in (copy, sidecar_path(copy)):
