@@ -367,6 +367,24 @@ def test_validation_score_and_pick():
         pick_best([])
 
 
+def test_validation_series_per_baseline_in_step_order(tmp_path):
+    from crusadegym.training.plots import plot_learning_curve, validation_series
+
+    def result(rate: float) -> dict:
+        return {"win_rate": rate, "win_rate_ci95": [rate - 0.1, rate + 0.05]}
+
+    rows = [{"steps": 200, "vs": {"heuristic": result(0.7), "random": result(0.9)}},
+            {"steps": 100, "vs": {"heuristic": result(0.4), "random": result(1.0)}}]  # fmt: skip
+    series = validation_series(rows)
+    assert series["heuristic"] == [(100, 0.4, pytest.approx(0.3), 0.45),
+                                   (200, 0.7, pytest.approx(0.6), 0.75)]  # fmt: skip
+    assert [p[:2] for p in series["random"]] == [(100, 1.0), (200, 0.9)]
+    validation = {"rows": rows, "best_steps": 200, "games_per_baseline": 10}
+    history = [{"timesteps": 50, "selfplay/win_rate_heuristic": 0.5}]
+    path = plot_learning_curve(history, str(tmp_path / "curve.png"), validation=validation)
+    assert os.path.getsize(path) > 0
+
+
 def test_validation_keeps_the_best_checkpoint_and_evaluates_it(tmp_path):
     run = train(tiny_args(str(tmp_path), validate_games=2, checkpoint_every=128,
                           keep_checkpoints=1, opponents="random,heuristic"))  # fmt: skip
@@ -383,5 +401,12 @@ def test_validation_keeps_the_best_checkpoint_and_evaluates_it(tmp_path):
     assert not [f for f in os.listdir(tmp_path / "validation") if f.endswith(".zip")]
     load_policy_agent(tmp_path / "best.zip")
     assert run["evaluation"]["vs"]["heuristic"]["games"] == 2  # the evaluation played best.zip
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(os.path.join(run["tensorboard"], "validation"))
+    events.Reload()
+    logged = [(e.step, e.value) for e in events.Scalars("validation/win_rate_heuristic")]
+    rows = sorted(validation["rows"], key=lambda r: r["steps"])
+    assert logged == [(r["steps"], pytest.approx(r["vs"]["heuristic"]["win_rate"])) for r in rows]
     with pytest.raises(ValueError, match="--validate-games needs"):
         train(tiny_args(str(tmp_path / "x"), validate_games=2, checkpoint_every=0))

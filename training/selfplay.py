@@ -288,7 +288,7 @@ def train(args: TrainArgs) -> dict:
     if args.validate_games:
         if args.validate_games < 0 or args.checkpoint_every < 1:
             raise ValueError("--validate-games needs games >= 1 and --checkpoint-every >= 1")
-        from .validate import CheckpointValidator
+        from .validate import CheckpointValidator, write_validation_scalars
 
         validator = CheckpointValidator(args.game, baselines, args.validate_games,
                                         game.num_players, options, out, args.seed)  # fmt: skip
@@ -327,16 +327,18 @@ def train(args: TrainArgs) -> dict:
     seconds = time.perf_counter() - start
     total_seconds = time.perf_counter() - run_start
     final = save_checkpoint(model, os.path.join(out, "final.zip"), game, {"role": "final"})
-    curve = plot_learning_curve(
-        callback.history, os.path.join(out, "learning_curve.png"),
-        title=f"{args.game} self-play, {model.num_timesteps} steps, seed {args.seed}",
-    )  # fmt: skip
     hero = final
     validation = None
     if validator is not None:
         validator.submit(final, model.num_timesteps)
         validation = validator.finish()
+        write_validation_scalars(validation, tb_dir)
         hero = validation["best"]
+    curve = plot_learning_curve(
+        callback.history, os.path.join(out, "learning_curve.png"),
+        title=f"{args.game} self-play, {model.num_timesteps} steps, seed {args.seed}",
+        validation=validation,
+    )  # fmt: skip
     summary = {
         "out": out, "final": final, "validation": validation, "tensorboard": tb_dir,
         "learning_curve": curve,

@@ -63,6 +63,24 @@ def _validate(path: str, game: str, baselines: list[str], games: int, players: i
     return result["vs"]
 
 
+def write_validation_scalars(validation: dict, tb_dir: str) -> str:
+    """Log each validated checkpoint's score and win rates to TensorBoard at its step.
+
+    Written to ``<tb_dir>/validation`` once the validation is finished, as
+    ``validation/score`` and ``validation/win_rate_<baseline>`` (the deterministic
+    policy's games, beside the sampling policy's ``selfplay/win_rate_<kind>``).
+    """
+    from torch.utils.tensorboard import SummaryWriter
+
+    path = os.path.join(tb_dir, "validation")
+    with SummaryWriter(path) as writer:
+        for row in sorted(validation["rows"], key=lambda r: r["steps"]):
+            writer.add_scalar("validation/score", row["score"], row["steps"])
+            for kind, result in row["vs"].items():
+                writer.add_scalar(f"validation/win_rate_{kind}", result["win_rate"], row["steps"])
+    return path
+
+
 class CheckpointValidator:
     """Validates checkpoints in a background process; keeps the best (module docstring)."""
 
