@@ -264,15 +264,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="directory for results.json and plots")
     p.add_argument("--no-plots", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--torch-threads", type=int, default=1,
+                   help="torch CPU threads of policy agents played in this process (default: "
+                        "1; one-position inference gains nothing from more, and two runs "
+                        "sharing the cores with more were measured 10x slower)")  # fmt: skip
     return p
+
+
+def pin_torch_threads(specs: list[str], threads: int) -> None:
+    """Give torch ``threads`` CPU threads when a ``policy:`` agent will play here."""
+    if threads < 1:
+        raise ValueError(f"--torch-threads must be >= 1, got {threads}")
+    if any(spec.startswith("policy:") for spec in specs):
+        import torch
+
+        torch.set_num_threads(threads)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    specs = [a for a in args.agents.split(",") if a]
     try:
+        pin_torch_threads(specs, args.torch_threads)
         result = run_arena(
             args.game,
-            [a for a in args.agents.split(",") if a],
+            specs,
             games_per_lineup=args.games,
             players=args.players,
             seed=args.seed,

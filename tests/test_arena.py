@@ -192,3 +192,19 @@ def test_play_command_default_is_deus_lo_vult():
     except Exception:
         pytest.skip("deus_lo_vult engine not importable")
     assert match.main(["--games", "1", "--no-board", "-o", "rounds=1", "-o", "max_turns=10"]) == 0
+
+
+def test_arena_pins_torch_threads_only_for_policy_agents(capsys):
+    code = arena.main(["tiny_tictactoe", "--agents", "random,heuristic", "--quiet",
+                       "--torch-threads", "0"])  # fmt: skip
+    assert code == 2 and "--torch-threads must be >= 1" in capsys.readouterr().err
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        arena.pin_torch_threads(["random", "heuristic"], 1)
+        assert torch.get_num_threads() == 2  # no policy agent: torch is left alone
+        arena.pin_torch_threads(["random", "policy:runs/x.zip"], 1)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)

@@ -387,11 +387,13 @@ def test_validation_series_per_baseline_in_step_order(tmp_path):
 
 def test_validation_keeps_the_best_checkpoint_and_evaluates_it(tmp_path):
     run = train(tiny_args(str(tmp_path), validate_games=2, checkpoint_every=128,
-                          keep_checkpoints=1, opponents="random,heuristic"))  # fmt: skip
+                          keep_checkpoints=1, opponents="random,heuristic", bc_games=2,
+                          bc_epochs=1))  # fmt: skip
     validation = json.load(open(tmp_path / "validation.json"))
     steps = [row["steps"] for row in validation["rows"]]
+    assert steps[0] == 0  # the warm-start clone, before PPO
     assert steps[-1] == run["timesteps"] and len(set(steps)) == len(steps)
-    assert len(steps) >= len(run["checkpoints"])  # each checkpoint, and the final if later
+    assert len(steps) >= len(run["checkpoints"]) + 1  # the clone, each checkpoint, the final
     assert all(set(row["vs"]) == {"random", "heuristic"} for row in validation["rows"])
     assert all(v["games"] == 2 for row in validation["rows"] for v in row["vs"].values())
     best = max(validation["rows"], key=lambda r: (r["score"], r["steps"]))

@@ -301,6 +301,8 @@ def train(args: TrainArgs) -> dict:
     tb_dir = os.path.join(out, "tb")
     model = build_model(args, game, env, tb_dir)
     bc_metrics, callbacks = warm_start_phase(args, model, game, out)
+    if validator is not None and bc_metrics.get("checkpoint"):
+        validator.submit(bc_metrics["checkpoint"], model.num_timesteps)  # the clone, before PPO
 
     callback = SelfPlayCallback(
         game, out, kinds, args.timesteps, snapshot_every=args.snapshot_every,

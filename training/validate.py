@@ -5,8 +5,9 @@ PPO does not improve a policy monotonically. In the advised Deus lo Vult run
 final policy at 207 k steps only 117-83. With ``--validate-games N``, every checkpoint
 the run writes is copied to ``<out>/validation/`` and played ``N`` games, seats
 rotating, against each baseline of the pool. This happens in one forked background
-process, so a run with one env process keeps its own core. The final policy is
-validated the same way when training ends.
+process, so a run with one env process keeps its own core. The warm-start clone
+(``bc.zip``, step 0) is validated first, so ``best.zip`` is the clone when PPO never
+beats it, and the final policy is validated the same way when training ends.
 
 The score of a checkpoint is its mean result against the baselines, counting a
 win as 1 and a draw as 1/2. :meth:`CheckpointValidator.finish` waits for the games
