@@ -59,13 +59,18 @@ def advice_for_size(game: Game, obs_size: int) -> str:
     )
 
 
-def heuristic_advice(game: Game, state: np.ndarray) -> np.ndarray:
-    """``[best (A), gap (A)]`` of the seat to move, float32 (see the module docstring)."""
+def heuristic_advice(game: Game, state: np.ndarray, values: np.ndarray | None = None) -> np.ndarray:
+    """``[best (A), gap (A)]`` of the seat to move, float32 (see the module docstring).
+
+    ``values``: the heuristic's :func:`~.heuristics.action_values` of ``state``, when the
+    caller has them already (the lookahead is the costly part).
+    """
     from .heuristics import action_values, get_heuristic
 
     heuristic = get_heuristic(game.name)
     scale = float((heuristic.mcts_defaults or {}).get("scale", 1.0))
-    values = action_values(game, state, heuristic)
+    if values is None:
+        values = action_values(game, state, heuristic)
     legal = np.isfinite(values)
     out = np.zeros(2 * game.num_actions, np.float32)
     out[game.num_actions :] = 1.0
@@ -79,21 +84,27 @@ def heuristic_advice(game: Game, state: np.ndarray) -> np.ndarray:
     return out
 
 
-def advice_features(game: Game, state: np.ndarray, kind: str) -> np.ndarray:
-    """The advice of ``kind`` for the seat to move (an empty array for ``"none"``)."""
+def advice_features(
+    game: Game, state: np.ndarray, kind: str, values: np.ndarray | None = None
+) -> np.ndarray:
+    """The advice of ``kind`` for the seat to move (an empty array for ``"none"``);
+    ``values`` as in :func:`heuristic_advice`."""
     if check_advice(kind) == "none":
         return np.zeros(0, np.float32)
-    return heuristic_advice(game, state)
+    return heuristic_advice(game, state, values)
 
 
-def policy_input(game: Game, state: np.ndarray, seat: int, kind: str) -> np.ndarray:
+def policy_input(
+    game: Game, state: np.ndarray, seat: int, kind: str, values: np.ndarray | None = None
+) -> np.ndarray:
     """What a policy with advice ``kind`` sees: ``seat``'s observation, then the advice.
 
-    Advice is given to the seat to move only (ValueError for another seat).
+    Advice is given to the seat to move only (ValueError for another seat). ``values``
+    as in :func:`heuristic_advice`.
     """
     obs = np.asarray(game.observe(state, seat), np.float32)
     if check_advice(kind) == "none":
         return obs
     if game.current_player(state) != seat:
         raise ValueError(f"advice is for the seat to move, not seat {seat}")
-    return np.concatenate([obs, advice_features(game, state, kind)])
+    return np.concatenate([obs, advice_features(game, state, kind, values)])

@@ -72,8 +72,10 @@ class Demonstrations:
 
 
 def _labeller(game: Game, teacher: str, seed: int, soft: bool = True) -> Any:
-    """``state -> (action, best, target)``: the teacher's move, the actions it rates as
-    high, and its distribution over actions (all zeros when it has none).
+    """``state -> (action, best, target, values)``: the teacher's move, the actions it
+    rates as high, its distribution over actions (all zeros when it has none), and the
+    greedy heuristic's lookahead values (``None`` for other teachers), which the
+    heuristic advice reuses.
 
     The greedy heuristic scores every legal action and breaks ties at random; about
     half of its Deus lo Vult decisions are ties (four actions on average), so the whole
@@ -92,7 +94,7 @@ def _labeller(game: Game, teacher: str, seed: int, soft: bool = True) -> Any:
         if heuristic.choose is not None:
             heuristic = None
 
-    def label(state: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    def label(state: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray | None]:
         target = np.zeros(game.num_actions, np.float32)
         if heuristic is None:
             action = select_action(agent, game, state)
@@ -103,11 +105,11 @@ def _labeller(game: Game, teacher: str, seed: int, soft: bool = True) -> Any:
                 for a, n in visits.items():
                     target[a] = n
                 target /= target.sum()
-            return action, best, target
+            return action, best, target, None
         values = action_values(game, state, heuristic)
         legal = np.isfinite(values)
         best = legal & (values >= values[legal].max() - _TIE)
-        return int(agent.rng.choice(np.flatnonzero(best))), best, target
+        return int(agent.rng.choice(np.flatnonzero(best))), best, target, values
 
     return label
 
@@ -165,10 +167,11 @@ def collect(
         while not game.is_terminal(state):
             mover = game.current_player(state)
             if mover in recorded:
-                label, best, target = teach(state)
+                label, best, target, values = teach(state)
                 rows["best"].append(best)
                 rows["targets"].append(target.astype(np.float16))
-                rows["obs"].append(policy_input(game, state, mover, advice).astype(np.float16))
+                obs = policy_input(game, state, mover, advice, values)
+                rows["obs"].append(obs.astype(np.float16))
                 rows["masks"].append(game.legal_mask(state).astype(bool))
                 rows["actions"].append(label)
                 rows["seat"].append(mover)

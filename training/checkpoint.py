@@ -128,11 +128,11 @@ def load_model(
         raise ValueError(f"{path!r} is not a readable MaskablePPO checkpoint: {e}") from e
     except Exception as e:  # zipfile, pickle and torch errors all mean "not a checkpoint"
         raise ValueError(f"{path!r} is not a readable MaskablePPO checkpoint: {e}") from e
-    _check_spaces(model, path, game, trained if info else _advice_of(model, path, game))
+    _check_spaces(model, path, game, trained if info else _advice_of(model, game))
     return model
 
 
-def _advice_of(model: Any, path: str, game: Game) -> str:
+def _advice_of(model: Any, game: Game) -> str:
     """A sidecar-less checkpoint's advice, from its input size (ValueError when none fits)."""
     try:
         return advice_for_size(game, int(model.observation_space.shape[0]))

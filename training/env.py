@@ -163,17 +163,9 @@ def make_vec_env(
 
     if n_envs < 1:
         raise ValueError(f"n_envs must be >= 1, got {n_envs}")
+    pool_and_env = dict(max_snapshots=max_snapshots, shaping_weight=shaping_weight, advice=advice)
     thunks = [
-        env_factory(
-            game_name,
-            kinds,
-            seed + 1000 * i,
-            shaping,
-            config,
-            max_snapshots,
-            shaping_weight,
-            advice,
-        )  # fmt: skip
+        env_factory(game_name, kinds, seed + 1000 * i, shaping, config, **pool_and_env)
         for i in range(n_envs)
     ]
     vec = SubprocVecEnv(thunks, start_method="fork") if subproc else DummyVecEnv(thunks)

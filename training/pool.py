@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 from crusadegym.agents import PolicyAgent, make_agent, select_action
-from crusadegym.agents.neural import checkpoint_advice, make_policy_agent
+from crusadegym.agents.advice import advice_for_size
+from crusadegym.agents.neural import make_policy_agent
 from crusadegym.core import Game
 
 SELF = "self"
@@ -59,7 +60,8 @@ class OpponentPool:
         from .checkpoint import load_model
 
         model = load_model(path, game, device=self.device)
-        agent = make_policy_agent(model, checkpoint_advice(path), deterministic=True)
+        advice = advice_for_size(game, int(model.observation_space.shape[0]))  # checked on load
+        agent = make_policy_agent(model, advice, deterministic=True)
         # Sample like the learner does, without PolicyAgent reseeding torch's global RNG.
         agent.deterministic = False
         name = f"self@{model.num_timesteps}"
