@@ -8,6 +8,7 @@ every declared test config; a new game plugs in by registering its SPEC.
 from __future__ import annotations
 
 import numpy as np
+
 from crusadegym.core import Game, IllegalActionError
 from crusadegym.core.drivers import batch_legal_masks, batch_step, random_playouts
 

@@ -8,6 +8,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 
 import tinygame  # noqa: E402
+
 from crusadegym.core import available_games, get_spec, register  # noqa: E402
 
 register(tinygame.SPEC)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tinygame import CELLS, CUR
+
 from crusadegym.agents import (
     Agent,
     HeuristicAgent,
@@ -27,7 +29,6 @@ from crusadegym.agents.heuristics import (
 from crusadegym.agents.kernels import rollout_values
 from crusadegym.agents.registry import parse_agent_spec
 from crusadegym.core import IllegalActionError, make_game
-from tinygame import CELLS, CUR
 
 
 def _dlv_available() -> bool:
@@ -313,8 +314,9 @@ def test_agent_specs():
 # ----------------------------------------------------------------- Deus lo Vult heuristic
 @DLV
 def test_dlv_evaluation_prefers_secured_then_carried_near_home():
-    from crusadegym.agents.heuristics.deus_lo_vult import evaluate
     from dlv_helpers import position
+
+    from crusadegym.agents.heuristics.deus_lo_vult import evaluate
 
     def value(fields, score="0,0"):
         game, state = position(fields, f"seat=0 ap=7 phase=army score={score}")

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 
 import pytest
+
 from crusadegym.agents import arena, match
 from crusadegym.agents.stats import (
     agent_summary,

@@ -16,6 +16,7 @@ import sys
 import numpy as np
 import pytest
 from conftest import SMALL_GAMES as SMALL
+
 from crusadegym.core import IllegalActionError, StateError, make_game
 from crusadegym.core.records import (
     RecordError,

@@ -17,7 +17,7 @@ sys.path.insert(0, ROOT)
 
 import tinygame  # noqa: E402  (registered by conftest)
 
-from benchmarks.throughput import main  # noqa: E402
+from crusadegym.benchmarks.throughput import main  # noqa: E402
 
 
 @pytest.fixture(scope="module")

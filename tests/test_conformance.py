@@ -5,6 +5,7 @@ from __future__ import annotations
 import conformance as kit
 import pytest
 from conftest import case_id, game_cases
+
 from crusadegym.core import make_game
 
 CASES = game_cases()

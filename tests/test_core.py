@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from crusadegym.core import available_games, get_spec, make_game, register
 from crusadegym.core import rng as R
 from crusadegym.core.drivers import batch_legal_masks, batch_observe

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from dlv_helpers import at, ground, legal, loc, play, position, purgatory, token
+
 from crusadegym.core import IllegalActionError, make_game
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.actions import parse_cell
-from dlv_helpers import at, ground, legal, loc, play, position, purgatory, token
 
 # a quarter far away keeps the round from ending when a test secures a coin
 SPARE = {"l6": "Q4*3"}

@@ -11,10 +11,11 @@ import warnings
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
 from crusadegym.core import IllegalActionError, make_game
 from crusadegym.envs.aec import CrusadeAECEnv, wrap
 from crusadegym.envs.single_agent import CrusadeSingleAgentEnv
-from pettingzoo.test import api_test, render_test, seed_test
 
 DLV = {"players": 2, "rounds": 1, "max_turns": 30}
 CASES = [("tiny_tictactoe", {}), ("deus_lo_vult", DLV)]

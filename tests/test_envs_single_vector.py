@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import warnings
 
-import crusadegym.envs  # noqa: F401  (registers the Gymnasium ids)
 import gymnasium
 import numpy as np
 import pytest
-from crusadegym.core import make_game
-from crusadegym.envs.single_agent import CrusadeSingleAgentEnv
-from crusadegym.envs.vector import CrusadeVectorEnv, CrusadeVectorSingleAgentEnv
 from gymnasium.utils.env_checker import check_env as gym_check_env
 from gymnasium.vector import VectorEnv
 from test_envs import CASES, DLV, IDS, reference
+
+import crusadegym.envs  # noqa: F401  (registers the Gymnasium ids)
+from crusadegym.core import make_game
+from crusadegym.envs.single_agent import CrusadeSingleAgentEnv
+from crusadegym.envs.vector import CrusadeVectorEnv, CrusadeVectorSingleAgentEnv
 
 
 @pytest.fixture(autouse=True)

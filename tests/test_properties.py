@@ -14,10 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import SMALL_GAMES as SMALL
-from crusadegym.core import Game, make_game
-from crusadegym.core.records import load_replay, load_state, replay, save_replay, save_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from crusadegym.core import Game, make_game
+from crusadegym.core.records import load_replay, load_state, replay, save_replay, save_state
 
 SETTINGS = settings(max_examples=25, deadline=None)
 seeds = st.integers(min_value=0, max_value=2**62)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import tinygame
 from conftest import SMALL_GAMES as SMALL
+
 from crusadegym.core import make_game, registry
 from crusadegym.core.records import (
     RecordError,

@@ -10,18 +10,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 
 import numpy as np
 import pytest
 import tinygame
+
+from crusadegym.benchmarks import soak  # noqa: E402
 from crusadegym.core import Kernels, make_game, registry
 from crusadegym.core.drivers import random_playouts
 from crusadegym.core.jit import jit
 from crusadegym.core.records import load_replay, make_replay, replay
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from benchmarks import soak  # noqa: E402
 
 SLICE_GAMES = int(os.environ.get("CRUSADEGYM_SOAK_GAMES", "300"))
 SLICE_CHECKED = int(os.environ.get("CRUSADEGYM_SOAK_CHECKED", "3"))

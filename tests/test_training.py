@@ -226,9 +226,10 @@ def spatial_model():
 
 def test_spatial_policy_gives_cell_logits_and_respects_masks(tmp_path):
     import torch
+    from sb3_contrib import MaskablePPO
+
     from crusadegym.training.bc import masked_logits
     from crusadegym.training.spatial import SpatialPolicy
-    from sb3_contrib import MaskablePPO
 
     game, env, model = spatial_model()
     assert isinstance(model.policy, SpatialPolicy)
@@ -261,6 +262,7 @@ def test_spatial_policy_gives_cell_logits_and_respects_masks(tmp_path):
 
 def test_behaviour_cloning_raises_teacher_agreement():
     import torch
+
     from crusadegym.training import bc
 
     torch.manual_seed(0)
@@ -332,6 +334,7 @@ def test_mcts_teacher_records_its_visit_shares():
 
 def test_teacher_loss_is_soft_cross_entropy_or_the_set_loss():
     import torch
+
     from crusadegym.training import bc
 
     logits = torch.log(torch.tensor([[0.5, 0.25, 0.25], [0.5, 0.25, 0.25]]))

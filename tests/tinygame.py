@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from crusadegym.core import GameSpec, Kernels
 from crusadegym.core import rng as R
 from crusadegym.core.jit import jit

@@ -1,0 +1,97 @@
+"""Per-game heuristics: a registry of documented strategies, plus the agent that plays them.
+
+A :class:`Heuristic` bundles what a game offers to the built-in agents:
+
+* ``value``: a compiled evaluation ``value(state, params, out_f32[P])`` giving each
+  seat an estimate in [-1, 1] of how well it stands. The heuristic agent's greedy
+  lookahead and the MCTS rollout cutoff both use it. ``None`` means "no
+  evaluation": the game's own ``returns`` kernel (zeros until the game ends).
+* ``extend``: which actions get a second ply of lookahead (the "select" half of a
+  select-then-act move, which alone changes nothing worth scoring).
+* ``choose``: a whole custom policy ``choose(game, state, rng) -> action`` that
+  replaces the greedy lookahead (used by tiny games with a textbook rule);
+* ``mcts_defaults``: MCTS options suited to the evaluation's scale.
+
+Games without an entry get :data:`GENERIC`: greedy over the final returns, i.e.
+take an immediately winning move, avoid an immediately losing one, else random.
+Entries are imported lazily, so a heuristic for a game whose engine is still
+missing costs nothing until that game is played.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from crusadegym.core import Game
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A documented strategy for one game (see the module docstring)."""
+
+    game: str
+    description: str
+    value: Any = None
+    extend: Callable[[Game, np.ndarray], np.ndarray] | None = None
+    choose: Callable[[Game, np.ndarray, np.random.Generator], int] | None = None
+    mcts_defaults: dict | None = None
+    """MCTSConfig options suited to this game's value scale (see :mod:`..mcts`)."""
+
+
+GENERIC = Heuristic(
+    game="*",
+    description="Greedy one ply over the final returns: win now if possible, never lose "
+    "now if avoidable, otherwise a uniformly random legal action.",
+)
+
+# game name -> module defining HEURISTIC (imported on first use)
+_MODULES: dict[str, str] = {
+    "deus_lo_vult": "crusadegym.agents.heuristics.deus_lo_vult",
+    "tiny_tictactoe": "crusadegym.agents.heuristics.tictactoe",
+}
+_LOADED: dict[str, Heuristic] = {}
+
+
+def register_heuristic(heuristic: Heuristic) -> Heuristic:
+    """Add (or replace) the heuristic of ``heuristic.game``."""
+    _LOADED[heuristic.game] = heuristic
+    return heuristic
+
+
+def get_heuristic(game_name: str) -> Heuristic:
+    """The heuristic registered for ``game_name``, or :data:`GENERIC`."""
+    if game_name not in _LOADED and game_name in _MODULES:
+        module = importlib.import_module(_MODULES[game_name])
+        register_heuristic(module.HEURISTIC)
+    return _LOADED.get(game_name, GENERIC)
+
+
+def value_kernel(game: Game) -> Any:
+    """The compiled evaluation of ``game`` (its ``returns`` kernel when it has none)."""
+    value = get_heuristic(game.name).value
+    return game.k.returns if value is None else value
+
+
+def describe_heuristics() -> dict[str, str]:
+    """Strategy description per game with a registered heuristic (loads them all)."""
+    return {name: get_heuristic(name).description for name in sorted(_MODULES)}
+
+
+from .agent import HeuristicAgent, action_values, greedy_action  # noqa: E402
+
+__all__ = [
+    "GENERIC",
+    "Heuristic",
+    "HeuristicAgent",
+    "action_values",
+    "describe_heuristics",
+    "get_heuristic",
+    "greedy_action",
+    "register_heuristic",
+    "value_kernel",
+]

@@ -1,0 +1,59 @@
+"""The heuristic agent: plays its game's registered strategy (see the package docstring)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crusadegym.core import Game
+
+from ..base import Agent
+from ..kernels import lookahead_values
+from . import Heuristic, get_heuristic, value_kernel
+
+_TIE_NOISE = 1e-6
+"""Random jitter added to lookahead values so equal values are broken by the agent's RNG."""
+
+
+def action_values(game: Game, state: np.ndarray, heuristic: Heuristic) -> np.ndarray:
+    """The mover's lookahead value of every action (``-inf`` where illegal).
+
+    One compiled call over copies (``state`` is not modified): one ply, or two for
+    the actions the heuristic's ``extend`` rule marks (see the package docstring).
+    """
+    if heuristic.extend is None:
+        extend = np.zeros(game.num_actions, np.uint8)
+    else:
+        extend = np.ascontiguousarray(heuristic.extend(game, state), np.uint8)
+    values = np.empty(game.num_actions, np.float64)
+    k = game.k
+    value = value_kernel(game)
+    lookahead_values(
+        k.legal_mask, k.step, k.is_terminal, k.current_player, k.returns, value,
+        state, game.params, game.num_actions, game.num_players, extend, values,
+    )  # fmt: skip
+    return values
+
+
+def greedy_action(
+    game: Game, state: np.ndarray, heuristic: Heuristic, rng: np.random.Generator
+) -> int:
+    """The legal action whose lookahead value is best for the mover (random tie-break)."""
+    game.check_state(state)
+    if game.is_terminal(state):
+        raise ValueError(f"{game.name}: the game is over; no action to choose")
+    values = action_values(game, state, heuristic)
+    legal = np.isfinite(values)
+    values[legal] += rng.random(int(legal.sum())) * _TIE_NOISE
+    return int(np.argmax(np.where(legal, values, -np.inf)))
+
+
+class HeuristicAgent(Agent):
+    """Plays the heuristic registered for the game it is asked about."""
+
+    name = "heuristic"
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        heuristic = get_heuristic(game.name)
+        if heuristic.choose is not None:
+            return int(heuristic.choose(game, state, self.rng))
+        return greedy_action(game, state, heuristic, self.rng)

@@ -1,0 +1,127 @@
+"""Compiled search helpers shared by the heuristic and MCTS agents.
+
+Like :mod:`crusadegym.core.drivers`, every kernel takes the game's kernels as
+arguments (numba specialises one version per game; compiled once per process, see
+:data:`crusadegym.core.jit.kjit`), so nothing here knows any rules. A *value*
+kernel has the signature of ``returns``:
+``value(state, params, out_f32[P])`` writes an estimate in [-1, 1] per seat for
+a running game; a game without a hand-written evaluation passes its own
+``returns`` kernel (all zeros while the game runs).
+
+Randomness for choosing rollout moves comes from a private generator seeded by
+the caller, never from the state's own RNG.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crusadegym.core.jit import kjit
+from crusadegym.core.rng import pick_uniform, stream
+
+
+@kjit
+def rollout_values(
+    legal_mask,
+    step,
+    is_terminal,
+    returns,
+    value,
+    state,
+    params,
+    n_actions,
+    n_players,
+    max_depth,
+    n_rollouts,
+    seed,
+    out,
+):
+    """Mean per-seat value of ``n_rollouts`` random playouts from ``state``.
+
+    Each playout runs on a copy of ``state`` for at most ``max_depth`` uniformly
+    random legal moves; it scores the final ``returns`` if the game ended and
+    ``value`` at the cutoff otherwise. ``out[P]`` receives the mean. Returns the
+    total number of steps played.
+    """
+    rng_state = stream(seed)
+    mask = np.zeros(n_actions, np.uint8)
+    rewards = np.zeros(n_players, np.float32)
+    leaf = np.zeros(n_players, np.float32)
+    sim = np.empty_like(state)
+    out[:] = 0.0
+    steps = 0
+    for _ in range(n_rollouts):
+        sim[:] = state
+        for _ in range(max_depth):
+            if is_terminal(sim, params):
+                break
+            n = legal_mask(sim, params, mask)
+            if n == 0:
+                break
+            step(sim, params, pick_uniform(mask, n, rng_state), rewards)
+            steps += 1
+        if is_terminal(sim, params):
+            returns(sim, params, leaf)
+        else:
+            value(sim, params, leaf)
+        for p in range(n_players):
+            out[p] += leaf[p] / n_rollouts
+    return steps
+
+
+@kjit
+def lookahead_values(
+    legal_mask,
+    step,
+    is_terminal,
+    current_player,
+    returns,
+    value,
+    state,
+    params,
+    n_actions,
+    n_players,
+    extend,
+    out,
+):
+    """Value for the seat to move of every legal action, one ply deep (or two).
+
+    ``out[a]`` gets the mover's value after action ``a`` (``-inf`` if illegal).
+    When ``extend[a]`` is set and the same seat is still to move afterwards (a
+    "select" action of a two-stage move), the value is the best follow-up
+    instead: the mover's best value one action further. Returns the mover.
+    """
+    mover = current_player(state, params)
+    mask = np.zeros(n_actions, np.uint8)
+    mask2 = np.zeros(n_actions, np.uint8)
+    rewards = np.zeros(n_players, np.float32)
+    vals = np.zeros(n_players, np.float32)
+    s1 = np.empty_like(state)
+    s2 = np.empty_like(state)
+    legal_mask(state, params, mask)
+    for a in range(n_actions):
+        out[a] = -np.inf
+        if not mask[a]:
+            continue
+        s1[:] = state
+        step(s1, params, a, rewards)
+        if extend[a] and not is_terminal(s1, params) and current_player(s1, params) == mover:
+            legal_mask(s1, params, mask2)
+            for b in range(n_actions):
+                if mask2[b]:
+                    s2[:] = s1
+                    step(s2, params, b, rewards)
+                    if is_terminal(s2, params):
+                        returns(s2, params, vals)
+                    else:
+                        value(s2, params, vals)
+                    out[a] = max(out[a], vals[mover])
+            if out[a] > -np.inf:
+                continue
+        # no second ply: score the position itself
+        if is_terminal(s1, params):
+            returns(s1, params, vals)
+        else:
+            value(s1, params, vals)
+        out[a] = vals[mover]
+    return mover

@@ -1,0 +1,242 @@
+"""Monte-Carlo tree search (UCT) over cloned core states, with compiled rollouts.
+
+Design:
+
+* **Tree in Python, rollouts compiled.** Each node keeps a copy of its core state
+  (``state.copy()``), the seat to move, and per-action visits and value sums for
+  that seat; backups carry per-seat value vectors. Leaves are scored
+  by :func:`~crusadegym.agents.kernels.rollout_values`, one ``@njit`` call that
+  plays ``rollouts_per_leaf`` uniformly random playouts from the leaf.
+* **Depth-limited rollouts.** Deus lo Vult games last thousands of steps, so a
+  playout stops after ``rollout_depth`` steps and is scored by the game's
+  evaluation (:func:`crusadegym.agents.heuristics.value_kernel`: the heuristic's
+  value in [-1, 1] per seat, or the game's ``returns`` when it has none).
+* **Heuristic priors (progressive bias).** A node scores all its actions at once
+  with the game heuristic's compiled lookahead
+  (:func:`~crusadegym.agents.heuristics.action_values`) on its first selection;
+  every action's mean then starts as ``prior_visits`` virtual visits at that
+  value, *unvisited actions included*, so the search deepens the lines that look
+  best instead of first trying every action once (``prior_visits=0`` gives plain
+  UCT, which expands unvisited actions first, in random order).
+* **Completed two-stage leaves.** A leaf reached by the "select" half of a
+  select-then-act move (an action the heuristic's ``extend`` marks, same seat
+  still to move) is scored after its best follow-up, as its prior was: the
+  selection alone changes nothing the evaluation sees.
+* **Multi-player (max^n).** Values are vectors, one entry per seat; at every node
+  the selection maximises the value of *the seat to move there*, so two-stage
+  moves and multi-action turns need no special case.
+* **Per-game defaults.** A game's heuristic may carry ``mcts_defaults`` (options
+  tuned to its value scale); options given to the agent override them.
+* **Budget.** ``iterations`` and/or ``seconds`` (whichever is reached first). A
+  time budget makes play depend on machine speed, so the arena's reproducibility
+  guarantee holds for iteration budgets only.
+* **Determinism and information.** A child's state is computed once and reused,
+  which is exact because a state determines its future given the actions (its
+  RNG lives inside it). A game that draws chance *during* play would make such a
+  tree clairvoyant about its dice; re-seeding the state's RNG per iteration
+  (open-loop search) is then required. Games with hidden information need
+  determinization (sample the hidden part consistent with the searcher's view
+  per iteration) -- no game of the suite has either yet: Deus lo Vult resolves
+  chance at set-up only and shows everything.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from crusadegym.core import Game
+
+from .base import Agent
+from .heuristics import action_values, get_heuristic, value_kernel
+from .kernels import rollout_values
+
+
+@dataclass(frozen=True)
+class MCTSConfig:
+    """Search budget and constants (see the module docstring)."""
+
+    iterations: int | None = 200
+    seconds: float | None = None
+    c_uct: float = 1.4
+    rollout_depth: int = 40
+    rollouts_per_leaf: int = 1
+    prior_visits: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("MCTS needs a budget: iterations and/or seconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be >= 1, got {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"seconds must be > 0, got {self.seconds}")
+        if self.rollout_depth < 0 or self.rollouts_per_leaf < 1 or self.c_uct < 0:
+            raise ValueError("need rollout_depth >= 0, rollouts_per_leaf >= 1 and c_uct >= 0")
+        if self.prior_visits < 0:
+            raise ValueError(f"prior_visits must be >= 0, got {self.prior_visits}")
+
+
+class _Node:
+    """One searched position and per-action statistics for the seat to move there.
+
+    ``actions`` are the legal actions; ``n[i]`` and ``w[i]`` the visits of action
+    ``actions[i]`` and the sum of the mover's values over them; ``priors[i]`` its
+    lookahead value (filled on the node's first selection when priors are on).
+    """
+
+    __slots__ = ("state", "mover", "terminal", "actions", "children", "priors", "extend", "n",
+                 "w", "visits")  # fmt: skip
+
+    def __init__(self, game: Game, state: np.ndarray, rng: np.random.Generator) -> None:
+        k, params = game.k, game.params
+        self.state = state
+        self.terminal = bool(k.is_terminal(state, params))
+        self.mover = -1 if self.terminal else int(k.current_player(state, params))
+        mask = np.zeros(game.num_actions, np.uint8)
+        if not self.terminal:
+            k.legal_mask(state, params, mask)
+        self.actions = np.flatnonzero(mask)
+        rng.shuffle(self.actions)  # plain UCT expands in random order
+        self.children: dict[int, _Node] = {}
+        self.priors: np.ndarray | None = None
+        self.extend: np.ndarray | None = None
+        self.n = np.zeros(len(self.actions), np.int64)
+        self.w = np.zeros(len(self.actions), np.float64)
+        self.visits = 0
+
+    def rank(self, game: Game) -> None:
+        """Score every legal action with the heuristic lookahead (the node's priors)."""
+        heuristic = get_heuristic(game.name)
+        self.priors = action_values(game, self.state, heuristic)[self.actions]
+        if heuristic.extend is not None:
+            self.extend = heuristic.extend(game, self.state)[self.actions].astype(bool)
+
+    def select(self, c_uct: float, prior_visits: float) -> int:
+        """Index of the action with the best UCB score for the seat to move here.
+
+        With priors, every action's mean starts as ``prior_visits`` virtual visits at
+        its lookahead value (progressive bias), unvisited actions included, so the
+        search deepens the best-looking lines instead of first trying every action.
+        Without priors, unvisited actions come first (plain UCT).
+        """
+        if self.priors is None:
+            if (self.n == 0).any():
+                return int(np.argmax(self.n == 0))
+            mean = self.w / self.n
+            return int(np.argmax(mean + c_uct * np.sqrt(math.log(self.visits) / self.n)))
+        mean = (self.w + prior_visits * self.priors) / (self.n + prior_visits)
+        bonus = c_uct * np.sqrt(math.log(self.visits + 1) / (self.n + 1))
+        return int(np.argmax(mean + bonus))
+
+
+class MCTSAgent(Agent):
+    """UCT search from the live state; plays the most visited root action."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, config: MCTSConfig | None = None, **options) -> None:
+        super().__init__(seed)
+        if config is not None and options:
+            raise ValueError("pass either an MCTSConfig or keyword options, not both")
+        self.config = config or MCTSConfig(**options)
+        """The generic config; per game, the heuristic's ``mcts_defaults`` fill in options
+        not given here (an explicit ``config`` object is used as is)."""
+        self._explicit = config is not None
+        self._options = dict(options)
+        self._per_game: dict[str, MCTSConfig] = {}
+        self.last_visits: dict[int, int] = {}
+        self.last_iterations = 0
+        self.last_depth = 0
+        """Deepest tree level (edges from the root) reached by the last search."""
+
+    def config_for(self, game: Game) -> MCTSConfig:
+        """The config used on ``game``: the game's defaults under the options given."""
+        if self._explicit:
+            return self.config
+        if game.name not in self._per_game:
+            defaults = get_heuristic(game.name).mcts_defaults or {}
+            self._per_game[game.name] = MCTSConfig(**{**defaults, **self._options})
+        return self._per_game[game.name]
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        game.check_state(state)
+        if game.is_terminal(state):
+            raise ValueError(f"{game.name}: the game is over; nothing to search")
+        cfg = self.config_for(game)
+        root = _Node(game, state.copy(), self.rng)
+        if len(root.actions) == 1:
+            self.last_visits, self.last_iterations = {int(root.actions[0]): 0}, 0
+            self.last_depth = 0
+            return int(root.actions[0])
+        deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
+        value = value_kernel(game)
+        done = self.last_depth = 0
+        while (cfg.iterations is None or done < cfg.iterations) and (
+            deadline is None or time.perf_counter() < deadline
+        ):
+            self._iterate(game, cfg, root, value)
+            done += 1
+        self.last_iterations = done
+        self.last_visits = {int(a): int(n) for a, n in zip(root.actions, root.n, strict=True) if n}
+        mean = root.w / np.maximum(root.n, 1)
+        return int(root.actions[np.lexsort((mean, root.n))[-1]])
+
+    def _iterate(self, game: Game, cfg: MCTSConfig, root: _Node, value) -> None:
+        """One selection-expansion-evaluation-backup pass."""
+        k, params = game.k, game.params
+        rewards = np.zeros(game.num_players, np.float32)
+        node, path = root, []
+        while not node.terminal:
+            if cfg.prior_visits > 0 and node.priors is None:
+                node.rank(game)
+            i = node.select(cfg.c_uct, cfg.prior_visits)
+            path.append((node, i))
+            if i not in node.children:
+                child_state = node.state.copy()
+                k.step(child_state, params, int(node.actions[i]), rewards)
+                node.children[i] = _Node(game, child_state, self.rng)
+                node = node.children[i]
+                break
+            node = node.children[i]
+        self.last_depth = max(self.last_depth, len(path))
+        leaf_value = self._evaluate(game, cfg, node, path[-1] if path else None, value)
+        for parent, i in path:
+            parent.visits += 1
+            parent.n[i] += 1
+            parent.w[i] += leaf_value[parent.mover]
+
+    def _evaluate(self, game: Game, cfg: MCTSConfig, leaf: _Node, edge, value) -> np.ndarray:
+        """Per-seat value of a new leaf.
+
+        A leaf reached by the "select" half of a two-stage move (an action the
+        heuristic's ``extend`` marks, same seat still to move) is completed with its
+        best follow-up first, so its value compares with its prior; then the
+        compiled rollout (depth 0: the evaluation itself) scores it.
+        """
+        k, params = game.k, game.params
+        out = np.zeros(game.num_players, np.float32)
+        if leaf.terminal:
+            k.returns(leaf.state, params, out)
+            return out
+        state = leaf.state
+        parent, i = edge if edge is not None else (None, 0)
+        if (
+            parent is not None
+            and parent.extend is not None
+            and parent.extend[i]
+            and leaf.mover == parent.mover
+        ):
+            leaf.rank(game)
+            state = leaf.state.copy()
+            k.step(state, params, int(leaf.actions[np.argmax(leaf.priors)]), out)
+            if k.is_terminal(state, params):
+                k.returns(state, params, out)
+                return out
+        rollout_values(k.legal_mask, k.step, k.is_terminal, k.returns, value, state, params,
+            game.num_actions, game.num_players, cfg.rollout_depth, cfg.rollouts_per_leaf,
+            np.int64(self.rng.integers(1 << 62)), out,
+        )  # fmt: skip
+        return out

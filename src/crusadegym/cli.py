@@ -1,0 +1,50 @@
+"""The ``crusadegym`` command: one entry point, one sub-command per job.
+
+Each sub-command lives in the module that owns the job and exposes
+``main(argv: list[str]) -> int``; this file only dispatches.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from .errors import USAGE_EXIT_CODE, UserError
+
+# sub-command -> (module, description)
+COMMANDS = {
+    "play": ("crusadegym.agents.match", "play and print a short match between built-in agents"),
+    "arena": ("crusadegym.agents.arena", "round-robin/gauntlet between agents, with ratings"),
+    "train": ("crusadegym.training.selfplay", "self-play training with MaskablePPO"),
+    "bench": ("crusadegym.benchmarks.throughput", "step-throughput benchmark beside the peers"),
+    "soak": ("crusadegym.benchmarks.soak", "fuzz many random games with invariants checked"),
+}
+
+
+def _usage() -> str:
+    lines = ["usage: crusadegym <command> [options]", "", "commands:"]
+    lines += [f"  {name:<7} {desc}" for name, (_, desc) in COMMANDS.items()]
+    lines += ["", "Run `crusadegym <command> --help` for the options of a command."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in {"-h", "--help"}:
+        print(_usage())
+        return 0
+    cmd, rest = argv[0], argv[1:]
+    if cmd not in COMMANDS:
+        print(f"crusadegym: unknown command {cmd!r}\n\n{_usage()}", file=sys.stderr)
+        return USAGE_EXIT_CODE
+    module_name = COMMANDS[cmd][0]
+    try:
+        module = importlib.import_module(module_name)
+        return int(module.main(rest) or 0)
+    except UserError as err:
+        print(f"crusadegym {cmd}: {err}", file=sys.stderr)
+        return USAGE_EXIT_CODE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

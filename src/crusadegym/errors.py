@@ -1,0 +1,22 @@
+"""The one exception type for mistakes a user can fix, shared by every command.
+
+Raise :class:`UserError` (or a subclass) anywhere on a command-line path with a message that
+says what went wrong and what to do; ``crusadegym <command>`` prints it as ONE line,
+``crusadegym <command>: <message>``, and exits with status 2 (see :mod:`crusadegym.cli`).
+Library callers get an ordinary exception (a ``ValueError``) with the same message.
+"""
+
+from __future__ import annotations
+
+USAGE_EXIT_CODE = 2
+
+
+class UserError(ValueError):
+    """A mistake in the user's input (an unknown game, a missing file, a missing extra)."""
+
+
+def missing_extra(module: str, extra: str) -> UserError:
+    """The error for an optional dependency that is not installed."""
+    return UserError(
+        f"{module} is not installed; install the extra with `pip install 'crusadegym[{extra}]'`"
+    )
