@@ -143,7 +143,9 @@ def test_bad_batch_is_rejected(game, bad, fragment):
         (True, "must be an integer, got bool"),
         (np.bool_(True), "must be an integer, got bool"),
         ([1], "must be an integer, got list"),
-        (np.array([1]), "must be an integer, got ndarray"),
+        (np.array([1, 2]), "must be an integer, got ndarray of dtype int64 and shape"),
+        (np.array([1.0]), "must be an integer, got ndarray of dtype float64"),
+        (np.array([[1]]), r"must be an integer, got ndarray of dtype int64 and shape \(1, 1\)"),
     ],
 )
 def test_bad_action_type_or_range_is_rejected(game, action, fragment):
@@ -152,6 +154,16 @@ def test_bad_action_type_or_range_is_rejected(game, action, fragment):
     with pytest.raises(IllegalActionError, match=fragment):
         game.step(state, action)
     assert np.array_equal(state, before)
+
+
+@pytest.mark.parametrize("wrap", [np.int32, np.array, lambda a: np.array([a], np.uint16)])
+def test_integer_scalars_and_one_element_arrays_are_actions(game, wrap):
+    """What ``model.predict(obs)`` returns (a 0-d or shape-(1,) array) steps as its integer."""
+    state, expected = game.new_state(1), game.new_state(1)
+    action = int(game.legal_actions(state)[0])
+    game.step(expected, action)
+    game.step(state, wrap(action))
+    assert np.array_equal(state, expected)
 
 
 def test_action_equal_to_num_actions_is_out_of_range(game):

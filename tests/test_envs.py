@@ -83,9 +83,11 @@ def test_deus_lo_vult_module_follows_the_classic_convention():
     assert env.metadata["stand_in_data"] is True and env.metadata["is_parallelizable"] is False
     assert env.possible_agents == ["player_0", "player_1"]
     assert isinstance(deus_lo_vult_v0.raw_env(**DLV), CrusadeAECEnv)
-    legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)
+    debug = deus_lo_vult_v0.env(illegal="raise", **DLV)
+    debug.reset(seed=0)
+    illegal = np.flatnonzero(debug.observe(debug.agent_selection)["action_mask"] == 0)
     with pytest.raises(ValueError, match="illegal"):  # not swallowed by a wrapper
-        env.step(int(legal[0]))
+        debug.step(int(illegal[0]))
 
 
 def test_aec_masks_are_the_core_masks_and_only_for_the_seat_to_move(case):
@@ -117,11 +119,32 @@ def test_aec_final_rewards_and_flags_come_from_the_core(case):
     state = game.new_state(11)
     for r in ref:
         game.step(state, r["action"])
-    truncated = game.is_truncated(state)
+    turn_cap = game.is_truncated(state)
     for i, agent in enumerate(env.possible_agents):
         assert env._cumulative_rewards[agent] == pytest.approx(float(total[i]))
-        assert env.truncations[agent] == truncated
-        assert env.terminations[agent] == (not truncated)
+        # A turn cap of the game's config is a scored end: terminated, never truncated.
+        assert env.terminations[agent] and not env.truncations[agent]
+        assert env.infos[agent]["turn_cap"] == turn_cap
+
+
+def test_a_turn_cap_terminates_every_env_type():
+    """max_turns ends the game with a result, so no env reports it as a truncation."""
+    config = {"players": 2, "rounds": 1, "max_turns": 2}
+    rng = np.random.default_rng(0)
+    aec = CrusadeAECEnv("deus_lo_vult", **config)
+    aec.reset(seed=0)
+    while not aec.terminations[aec.agent_selection]:
+        mask = aec.observe(aec.agent_selection)["action_mask"]
+        aec.step(int(rng.choice(np.flatnonzero(mask))))
+    assert all(aec.terminations.values()) and not any(aec.truncations.values())
+    assert all(info["turn_cap"] for info in aec.infos.values())
+    single = CrusadeSingleAgentEnv("deus_lo_vult", **config)
+    single.reset(seed=0)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        action = int(rng.choice(np.flatnonzero(single.action_masks())))
+        _, _, terminated, truncated, info = single.step(action)
+    assert terminated and not truncated and info["turn_cap"]
 
 
 def test_unseeded_resets_follow_the_last_seed(case):
@@ -139,9 +162,9 @@ def _an_illegal_action(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask == 0)[0])
 
 
-def test_illegal_action_raises_a_clear_value_error(case):
+def test_illegal_action_raises_a_clear_value_error_when_asked_to(case):
     name, config = case
-    env = CrusadeAECEnv(name, **config)
+    env = CrusadeAECEnv(name, illegal="raise", **config)
     env.reset(seed=0)
     mask = env.observe(env.agent_selection)["action_mask"]
     bad = _an_illegal_action(mask)
@@ -149,26 +172,59 @@ def test_illegal_action_raises_a_clear_value_error(case):
         env.step(bad)
     with pytest.raises(ValueError, match="out of range"):
         env.step(10**6)
-    single = CrusadeSingleAgentEnv(name, **config)
+    single = CrusadeSingleAgentEnv(name, illegal="raise", **config)
     single.reset(seed=0)
     with pytest.raises(ValueError, match="illegal"):
         single.step(_an_illegal_action(single.action_masks()))
 
 
-def test_illegal_loss_mode_ends_the_game_for_the_offender(case):
+def test_an_illegal_action_loses_the_game_by_default(case):
+    """PettingZoo classic's convention: the offender loses, info says why, one warning."""
     name, config = case
-    env = CrusadeAECEnv(name, illegal="loss", **config)
+    env = CrusadeAECEnv(name, **config)
     env.reset(seed=0)
     offender = env.agent_selection
-    env.step(_an_illegal_action(env.observe(offender)["action_mask"]))
+    bad = _an_illegal_action(env.observe(offender)["action_mask"])
+    with pytest.warns(UserWarning, match="loss for seat") as caught:
+        env.step(bad)
+    assert len([w for w in caught if "loss for seat" in str(w.message)]) == 1
     assert all(env.terminations.values())
     assert env._cumulative_rewards[offender] == -1.0
     assert sum(env._cumulative_rewards.values()) == pytest.approx(0.0)
-    single = CrusadeSingleAgentEnv(name, illegal="loss", **config)
-    single.reset(seed=0)
-    _, reward, terminated, truncated, _ = single.step(_an_illegal_action(single.action_masks()))
-    assert (reward, terminated, truncated) == (-1.0, True, False)
-    assert not single.action_masks().any()
+    assert env.infos[offender]["illegal_action"] == bad
+    assert "is illegal here" in env.infos[offender]["illegal_reason"]
+    single = CrusadeSingleAgentEnv(name, **config)
+    for seed in (0, 1):  # the second illegal action of the same env does not warn again
+        single.reset(seed=seed)
+        bad = _an_illegal_action(single.action_masks())
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _, reward, terminated, truncated, info = single.step(np.int64(bad))
+        assert len([w for w in caught if "loss for seat" in str(w.message)]) == (seed == 0)
+        assert (reward, terminated, truncated) == (-1.0, True, False)
+        assert info["illegal_action"] == bad and info["illegal_reason"]
+        assert not single.action_masks().any()
+
+
+@pytest.mark.parametrize("make", [np.int64, np.array, lambda a: np.array([a], np.int32)])
+def test_actions_may_be_numpy_integers_and_one_element_arrays(make):
+    """``model.predict(obs)`` returns a 0-d array; the tutorials step it as it comes."""
+    env = CrusadeSingleAgentEnv("tiny_tictactoe", illegal="raise")
+    env.reset(seed=0)
+    action = int(np.flatnonzero(env.action_masks())[0])
+    env.step(make(action))
+    assert env.game_state is not None and not env.action_masks()[action]
+    for bad in (np.array([action, action]), np.array(float(action)), np.array([[action]])):
+        with pytest.raises(ValueError, match="action must be an integer, got ndarray"):
+            env.step(bad)
+
+
+def test_masks_and_render_before_reset_say_call_reset():
+    env = CrusadeSingleAgentEnv("tiny_tictactoe")
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        env.action_masks()
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        env.step(0)
 
 
 def test_bad_options_are_rejected():
@@ -184,6 +240,10 @@ def test_bad_options_are_rejected():
         CrusadeSingleAgentEnv("tiny_tictactoe", opponents=["random", "random"])
     with pytest.raises(ValueError, match="no shaping potential"):
         CrusadeAECEnv("tiny_tictactoe", shaped_rewards=True)
+    with pytest.raises(ValueError, match="reward must be one of"):
+        CrusadeSingleAgentEnv("tiny_tictactoe", reward="coins")
+    with pytest.raises(ValueError, match="declares no running score"):
+        CrusadeSingleAgentEnv("tiny_tictactoe", reward="score")
 
 
 # -- rendering -----------------------------------------------------------------------
@@ -213,11 +273,29 @@ def test_shaped_rewards_sum_to_the_true_result():
 
 
 # -- packaging -----------------------------------------------------------------------
-def test_importing_envs_is_cheap_and_registers_the_gymnasium_ids():
+def test_importing_envs_is_cheap_and_registers_the_ids():
     code = (
-        "import sys, crusadegym.envs, gymnasium\n"
+        "import sys, crusadegym.envs, gymnasium, pettingzoo\n"
         "assert 'crusadegym.envs.aec' not in sys.modules\n"
-        "assert 'pettingzoo' not in sys.modules\n"
+        "assert 'crusadegym.agents' not in sys.modules\n"
         "assert 'crusadegym/DeusLoVult-v0' in gymnasium.registry\n"
+        "assert 'crusadegym/deus_lo_vult-v0' in pettingzoo.aec_registry\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_registry_ids_build_the_envs():
+    """``pettingzoo.make("aec", id)`` and Gymnasium's ``module:id`` form, as tutorials call them."""
+    import gymnasium
+    import pettingzoo
+
+    from crusadegym.envs.registration import AEC_IDS, SINGLE_AGENT_IDS
+
+    for env_id in AEC_IDS:
+        env = pettingzoo.make("aec", env_id)
+        assert isinstance(env.unwrapped, CrusadeAECEnv)
+        env.reset(seed=0)
+        assert env.agent_selection in env.possible_agents
+    for env_id in SINGLE_AGENT_IDS:
+        env = gymnasium.make(f"crusadegym.envs:{env_id}")
+        assert isinstance(env.unwrapped, CrusadeSingleAgentEnv)

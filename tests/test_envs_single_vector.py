@@ -180,7 +180,7 @@ def test_vector_env_replays_the_core_games(case):
 
 def test_vector_env_rejects_actions_the_masks_forbid(case):
     name, config = case
-    vec = CrusadeVectorEnv(name, 4, seed=0, **config)
+    vec = CrusadeVectorEnv(name, 4, seed=0, illegal="raise", **config)
     out = vec.reset()
     actions = np.array([np.flatnonzero(m)[0] for m in out.masks])
     actions[[1, 3]] = [np.flatnonzero(out.masks[i] == 0)[0] for i in (1, 3)]

@@ -15,6 +15,17 @@ class UserError(ValueError):
     """A mistake in the user's input (an unknown game, a missing file, a missing extra)."""
 
 
+class UnknownNameError(UserError, KeyError):
+    """An unknown name in a registry (a game, an env id): a ``KeyError`` that reads as text.
+
+    ``KeyError`` prints its message in quotes (``'unknown game ...'``); this one prints it
+    as written, so a command line shows one clean line.
+    """
+
+    def __str__(self) -> str:
+        return BaseException.__str__(self)
+
+
 def missing_extra(module: str, extra: str) -> UserError:
     """The error for an optional dependency that is not installed."""
     return UserError(

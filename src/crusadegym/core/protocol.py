@@ -44,6 +44,28 @@ class StateError(ValueError):
     """Raised when a state array has the wrong dtype, shape, or belongs to another game."""
 
 
+def action_int(action: Any) -> int | None:
+    """``action`` as a Python int, or ``None`` if it is not one integer.
+
+    Accepted: ``int``, numpy integer scalars, and integer numpy arrays of shape ``()``
+    or ``(1,)`` (``model.predict(obs)`` returns such an array). Booleans are refused.
+    """
+    if isinstance(action, np.ndarray):
+        if action.dtype.kind not in "iu" or action.size != 1 or action.ndim > 1:
+            return None
+        return int(action.reshape(()))
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        return None
+    return int(action)
+
+
+def _describe(action: Any) -> str:
+    """The type of a refused action, with dtype and shape for arrays."""
+    if isinstance(action, np.ndarray):
+        return f"ndarray of dtype {action.dtype} and shape {action.shape}"
+    return type(action).__name__
+
+
 @dataclass(frozen=True)
 class Kernels:
     """The compiled kernels of one game (see the module docstring for signatures)."""
@@ -152,12 +174,14 @@ class Game:
 
         ``mask`` may be the legal mask of this very state when the caller already has it
         (an env that computed it for the observation); it is then not recomputed.
+        A 0-d or one-element integer numpy array counts as its integer (what
+        ``model.predict`` returns for one observation).
         """
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        a = action_int(action)
+        if a is None:
             raise IllegalActionError(
-                f"{self.name}: action must be an integer, got {type(action).__name__}"
+                f"{self.name}: action must be an integer, got {_describe(action)}"
             )
-        a = int(action)
         if not 0 <= a < self.num_actions:
             raise IllegalActionError(
                 f"{self.name}: action {a} out of range [0, {self.num_actions})"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from crusadegym.errors import UnknownNameError
+
 from .protocol import Game, GameSpec, config_from_dict
 
 _SPECS: dict[str, GameSpec] = {}
@@ -22,12 +24,16 @@ def register(spec: GameSpec) -> GameSpec:
 
 
 def get_spec(name: str) -> GameSpec:
-    """The spec of a registered or built-in game; a clear KeyError otherwise."""
+    """The spec of a registered or built-in game.
+
+    An unknown name raises :class:`~crusadegym.errors.UnknownNameError` (a ``KeyError``
+    and a ``ValueError``) whose message lists the available games.
+    """
     if name not in _SPECS and name in _BUILTIN:
         module = importlib.import_module(_BUILTIN[name])
         register(module.SPEC)
     if name not in _SPECS:
-        raise KeyError(f"unknown game {name!r}; available: {sorted(available_games())}")
+        raise UnknownNameError(f"unknown game {name!r}; available: {', '.join(available_games())}")
     return _SPECS[name]
 
 

@@ -2,13 +2,20 @@
 
 The AEC env, the single-agent env and the batched vector env all decide here
 
-* what an illegal action does (:data:`ILLEGAL_MODES`): ``"raise"`` (default) raises the
-  core :class:`~crusadegym.core.IllegalActionError` (a ``ValueError``) naming the action
-  and the number of legal actions; ``"loss"`` ends the game, the offender scoring -1 and
-  the other seats sharing +1 (:func:`forfeit_rewards`);
+* what an illegal action does (:data:`ILLEGAL_MODES`). The default, ``"loss"``, follows
+  PettingZoo classic's convention (its ``TerminateIllegalWrapper``): the game ends, the
+  offender scores -1 and the other seats share +1 (:func:`forfeit_rewards`), ``info``
+  says which action and why (``"illegal_action"``, ``"illegal_reason"``), and the env
+  warns once. This is what off-the-shelf checkers and learners that sample unmasked
+  actions need. ``"raise"`` (for debugging) raises the core
+  :class:`~crusadegym.core.IllegalActionError` (a ``ValueError``) naming the action and
+  the number of legal actions. An action that is not an integer always raises;
+* what an action may be: an int, a numpy integer, or a 0-d / one-element integer array
+  (what ``model.predict(obs)`` returns);
 * how a game seed is drawn when the caller gives none (:func:`draw_seed`);
 * the observation/action spaces and the metadata of a game (:func:`observation_box`,
-  :func:`env_metadata`).
+  :func:`env_metadata`; :data:`CLASS_METADATA` is what the env classes declare before
+  any game is built, so ``gymnasium.make(..., render_mode="rgb_array")`` finds the mode).
 """
 
 from __future__ import annotations
@@ -18,9 +25,15 @@ from typing import Any
 import numpy as np
 
 from crusadegym.core import Game, IllegalActionError, make_game
+from crusadegym.core.protocol import action_int
 
-ILLEGAL_MODES = ("raise", "loss")
+ILLEGAL_MODES = ("loss", "raise")
+DEFAULT_ILLEGAL = "loss"
+"""PettingZoo classic's convention: an illegal action loses the game (see the module doc)."""
 RENDER_MODES = ("ansi", "rgb_array", "human")
+RENDER_FPS = 2
+CLASS_METADATA = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
+"""Metadata every env class declares; instances add the game's own (:func:`env_metadata`)."""
 ENV_VERSION = 0
 """Version of the env wrappers themselves (the ``_v0`` in ``deus_lo_vult_v0``)."""
 
@@ -50,20 +63,39 @@ def build_game(game_name: str, config: dict[str, Any]) -> Game:
 
 def legal_action(
     game: Game, state: np.ndarray, action: Any, illegal: str, mask: np.ndarray | None = None
-) -> int | None:
-    """``action`` as an int if it is legal in ``state`` (whose legal mask may be given).
+) -> tuple[int | None, str]:
+    """``(action as an int, "")`` if ``action`` is legal in ``state`` (whose mask may be given).
 
     An illegal action raises :class:`~crusadegym.core.IllegalActionError` under
-    ``illegal="raise"`` and returns ``None`` under ``illegal="loss"`` (the caller then
-    ends the game with :func:`forfeit_rewards`). Non-integer actions always raise.
+    ``illegal="raise"`` and returns ``(None, reason)`` under ``illegal="loss"`` (the
+    caller then ends the game with :func:`forfeit_rewards`). Non-integer actions always
+    raise.
     """
     try:
-        return game.check_action(state, action, mask)
-    except IllegalActionError:
-        not_int = isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer))
-        if illegal == "raise" or not_int:
+        return game.check_action(state, action, mask), ""
+    except IllegalActionError as err:
+        if illegal == "raise" or action_int(action) is None:
             raise
-        return None
+        return None, str(err)
+
+
+def forfeit_info(action: Any, reason: str) -> dict[str, Any]:
+    """The ``info`` entries of a game ended by an illegal action."""
+    return {"illegal_action": action_int(action), "illegal_reason": reason}
+
+
+def warn_illegal_once(env: Any, seat: int, reason: str) -> None:
+    """Warn (once per env object) that an illegal action ended a game as a loss."""
+    if getattr(env, "_warned_illegal", False):
+        return
+    env._warned_illegal = True
+    import gymnasium
+
+    gymnasium.logger.warn(
+        f"{reason}; the game ends as a loss for seat {seat} (illegal='loss', PettingZoo "
+        "classic's convention). Mask your actions, or pass illegal='raise' to get an "
+        "exception. Further illegal actions of this env are not reported."
+    )
 
 
 def forfeit_rewards(num_players: int, offender: int) -> np.ndarray:
@@ -136,7 +168,7 @@ def env_metadata(game: Game) -> dict[str, Any]:
         "version": game.spec.version,
         "is_parallelizable": False,
         "render_modes": list(RENDER_MODES),
-        "render_fps": 2,
+        "render_fps": RENDER_FPS,
         "max_players": max_players(game),
         "stand_in_data": bool(game.spec.stand_in_data),
     }

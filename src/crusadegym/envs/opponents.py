@@ -6,9 +6,13 @@ An opponent is anything that answers one of
 * ``act(observation, action_mask) -> int`` (the agent interface of ``crusadegym.agents``),
 * a plain callable ``f(observation, action_mask) -> int``,
 
-or a name from :data:`OPPONENTS` (``"random"`` built in; other packages add names
-with :func:`register_opponent`). :class:`RandomAgent` here is deliberately minimal: it
-is the env's default opponent and keeps ``envs`` free of a dependency on ``agents``.
+or an agent spec string, the same names the arena and ``crusadegym play`` take:
+``"random"``, ``"heuristic"``, ``"mcts"`` (options as ``"mcts:iterations=200"``) and
+``"policy:PATH.zip"`` (a MaskablePPO checkpoint; needs the ``train`` extra). Names in
+:data:`OPPONENTS` (``"random"``, and any added with :func:`register_opponent`) are built
+here; every other spec is handed to :func:`crusadegym.agents.make_agent`, imported only
+then, so ``envs`` does not import ``agents`` (a layer above it) when it loads.
+:class:`RandomAgent` here is deliberately minimal: it is the env's default opponent.
 """
 
 from __future__ import annotations
@@ -63,9 +67,9 @@ def register_opponent(name: str, factory: Callable[[int | None], Any]) -> None:
 def resolve_opponent(spec: Any, seed: int | None = None) -> Any:
     """An opponent object from a registered name, an agent, or a callable."""
     if isinstance(spec, str):
-        if spec not in OPPONENTS:
-            raise ValueError(f"unknown opponent {spec!r}; registered: {sorted(OPPONENTS)}")
-        return OPPONENTS[spec](seed)
+        if spec in OPPONENTS:
+            return OPPONENTS[spec](seed)
+        return _agent_from_spec(spec, seed)
     if callable(getattr(spec, "act_state", None)) or callable(getattr(spec, "act", None)):
         return spec
     if callable(spec):
@@ -74,6 +78,17 @@ def resolve_opponent(spec: Any, seed: int | None = None) -> Any:
         f"an opponent must be a name, an agent with act()/act_state(), or a callable "
         f"(obs, mask) -> int; got {type(spec).__name__}"
     )
+
+
+def _agent_from_spec(spec: str, seed: int | None) -> Any:
+    """An agent of ``crusadegym.agents`` from its spec (imported lazily: a layer above envs)."""
+    from crusadegym.agents.registry import AGENT_TYPES, make_agent
+
+    name = spec.split(":", 1)[0]
+    if name != "policy" and name not in AGENT_TYPES:
+        known = sorted(set(OPPONENTS) | set(AGENT_TYPES) | {"policy:PATH.zip"})
+        raise ValueError(f"unknown opponent {spec!r}; known: {', '.join(known)}")
+    return make_agent(spec, seed=0 if seed is None else int(seed))
 
 
 def resolve_opponents(spec: Any, n: int, seed: int | None = None) -> list[Any]:

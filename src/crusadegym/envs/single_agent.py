@@ -4,7 +4,19 @@ The learner plays ``seat`` (or a random seat per episode with ``seat="random"``)
 the other seats are played by opponents (see :mod:`.opponents`), advanced until it is
 the learner's turn or the game ends. Observations are the learner's flat float32
 vector; rewards are the learner's (summed over the opponents' moves in between);
-:meth:`CrusadeSingleAgentEnv.action_masks` serves sb3-contrib's ``MaskablePPO``.
+:meth:`CrusadeSingleAgentEnv.action_masks` serves sb3-contrib's ``MaskablePPO`` (on an
+env from ``gymnasium.make`` call ``env.unwrapped.action_masks()``, or
+``sb3_contrib.common.maskable.utils.get_action_masks(env)``).
+
+Every end of the game is reported as ``terminated``, including a turn cap set by the
+game's config (``max_turns``): the cap is a rule that ends the game and pays its
+result, so a learner must not bootstrap a value past it (``info["turn_cap"]`` tells the
+two apart). ``truncated`` is left to limits imposed from outside the game, such as
+``gymnasium.make(..., max_episode_steps=N)``.
+
+Rewards: ``reward="result"`` (default) pays the game's result at the end;
+``reward="score"`` also pays the change of the learner's coin lead each step (see
+:class:`crusadegym.envs.shaping.ScoreReward`).
 
 Seeding: ``reset(seed=s)`` starts core game ``s`` (the same game the AEC env starts
 with ``reset(seed=s)``) and reseeds the opponents from ``s``; unseeded resets draw
@@ -20,35 +32,45 @@ import numpy as np
 from gymnasium import spaces
 
 from .common import (
+    CLASS_METADATA,
+    DEFAULT_ILLEGAL,
     build_game,
     check_illegal_mode,
     check_render_mode,
     draw_seed,
     env_metadata,
+    forfeit_info,
     forfeit_rewards,
     legal_action,
     observation_box,
     render_state,
+    warn_illegal_once,
 )
 from .opponents import opponent_action, reseed_opponents, resolve_opponents
+from .shaping import ScoreReward, check_reward_kind
 
 
 class CrusadeSingleAgentEnv(gym.Env):
     """One seat of ``game_name`` as a Gymnasium env; the others are embedded opponents.
 
-    ``opponents``: a registered name (``"random"``), an agent / callable, or a list
-    with one per other seat (in seat order, skipping the learner's).
-    ``seat``: the learner's seat, or ``"random"``. ``illegal``: ``"raise"`` or ``"loss"``.
+    ``opponents``: an agent spec (``"random"``, ``"heuristic"``, ``"mcts"``,
+    ``"mcts:iterations=200"``, ``"policy:PATH.zip"``; see :mod:`.opponents`), an agent /
+    callable, or a list with one per other seat (in seat order, skipping the learner's).
+    ``seat``: the learner's seat, or ``"random"``. ``illegal``: ``"loss"`` (default) or
+    ``"raise"`` (see :mod:`.common`). ``reward``: ``"result"`` or ``"score"``.
     ``**config``: the game's rule options.
     """
+
+    metadata = CLASS_METADATA
 
     def __init__(
         self,
         game_name: str,
         opponents: Any = "random",
         seat: int | str = 0,
-        illegal: str = "raise",
+        illegal: str = DEFAULT_ILLEGAL,
         render_mode: str | None = None,
+        reward: str = "result",
         **config: Any,
     ) -> None:
         self.game = build_game(game_name, config)
@@ -60,6 +82,8 @@ class CrusadeSingleAgentEnv(gym.Env):
         self.illegal = check_illegal_mode(illegal)
         self.render_mode = check_render_mode(render_mode)
         self.metadata = env_metadata(self.game)
+        self.reward_kind = check_reward_kind(reward, self.game)
+        self.score = ScoreReward(self.game) if reward == "score" else None
         self.opponents = resolve_opponents(opponents, n - 1)
         self.observation_space = observation_box(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
@@ -78,14 +102,24 @@ class CrusadeSingleAgentEnv(gym.Env):
             if seat == self.seat:
                 break
             action = opponent_action(self._opponent_of(seat), self.game, self.game_state)
-            reward += float(self.game.step(self.game_state, action)[self.seat])
+            reward += self._step_core(action)
+        return reward
+
+    def _step_core(self, action: int) -> float:
+        """Play ``action`` on the core state; the learner's reward for it."""
+        reward = float(self.game.step(self.game_state, action)[self.seat])
+        if self.score is not None:
+            reward += float(self.score.step(self.game_state)[self.seat])
         return reward
 
     def _obs(self) -> np.ndarray:
         return self.game.observe(self.game_state, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "seat": self.seat}
+        info = {"action_mask": self.action_masks(), "seat": self.seat}
+        if self._over:
+            info["turn_cap"] = self.game.is_truncated(self.game_state)
+        return info
 
     # -- the Gymnasium API ----------------------------------------------------------
     def reset(
@@ -98,6 +132,8 @@ class CrusadeSingleAgentEnv(gym.Env):
             self.seat = int(self.np_random.integers(self.game.num_players))
         self.game_state = self.game.new_state(game_seed)
         self._over = False
+        if self.score is not None:
+            self.score.reset(self.game_state)
         self._advance()
         if self.game.is_terminal(self.game_state):
             raise RuntimeError(f"{self.game.name}: the game ended before the learner's first move")
@@ -110,28 +146,30 @@ class CrusadeSingleAgentEnv(gym.Env):
             raise RuntimeError("call reset() before step()")
         if self._over or self.game.is_terminal(self.game_state):
             raise RuntimeError("the episode is over; call reset()")
-        a = legal_action(self.game, self.game_state, action, self.illegal)
+        a, reason = legal_action(self.game, self.game_state, action, self.illegal)
         if a is None:
+            warn_illegal_once(self, self.seat, reason)
             self._over = True
             reward = float(forfeit_rewards(self.game.num_players, self.seat)[self.seat])
-            info = self._info() | {"illegal_action": int(action)}
-            return self._obs(), reward, True, False, info
-        reward = float(self.game.step(self.game_state, a)[self.seat])
-        reward += self._advance()
-        done = self.game.is_terminal(self.game_state)
-        truncated = done and self.game.is_truncated(self.game_state)
-        self._over = done
+            return self._obs(), reward, True, False, self._info() | forfeit_info(action, reason)
+        reward = self._step_core(a) + self._advance()
+        self._over = self.game.is_terminal(self.game_state)
         if self.render_mode == "human":
             self.render()
-        return self._obs(), reward, done and not truncated, truncated, self._info()
+        # A turn cap of the game's config is a scored end: terminated, never truncated.
+        return self._obs(), reward, self._over, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Bool mask of the learner's legal actions (all False once the episode is over)."""
+        if self.game_state is None:
+            raise RuntimeError("action_masks(): no game yet; call reset() first")
         if self._over:
             return np.zeros(self.game.num_actions, bool)
         return self.game.legal_mask(self.game_state).astype(bool)
 
     def render(self) -> str | np.ndarray | None:
+        if self.game_state is None:
+            raise RuntimeError("render(): no game yet; call reset() first")
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; returning None")
             return None

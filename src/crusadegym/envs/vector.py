@@ -12,6 +12,10 @@ training: the learner plays ``seat`` in every game, embedded random (or any
 Seeding: ``seed=s`` starts game ``i`` from core seed ``s + i`` (so ``num_envs=1`` plays
 the same game as the AEC env's ``reset(seed=s)``); restarts draw their seeds from a
 generator seeded with ``s``.
+
+Illegal actions follow :mod:`.common` (default ``"loss"``); every end of a game, a turn
+cap of the game's config included, is reported as terminated (``infos["turn_cap"]``
+tells them apart), never truncated.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from crusadegym.core.drivers import batch_init, batch_legal_masks, batch_observe
 from crusadegym.core.protocol import MASK_DTYPE, OBS_DTYPE, STATE_DTYPE
 
 from .common import (
+    DEFAULT_ILLEGAL,
     SEED_BOUND,
     batch_illegal_error,
     build_game,
@@ -36,6 +41,7 @@ from .common import (
     forfeit_rewards,
     illegal_rows,
     observation_box,
+    warn_illegal_once,
 )
 from .opponents import resolve_opponent
 
@@ -53,8 +59,8 @@ class VectorStep(NamedTuple):
 class CrusadeVectorEnv:
     """``num_envs`` games of ``game_name`` stepped together; ended games restart at once.
 
-    ``illegal``: ``"raise"`` (a ``ValueError`` listing the bad env indices) or ``"loss"``
-    (that game ends: -1 for the seat to move, +1 shared by the others).
+    ``illegal``: ``"loss"`` (default: that game ends, -1 for the seat to move, +1 shared
+    by the others) or ``"raise"`` (a ``ValueError`` listing the bad env indices).
     """
 
     def __init__(
@@ -62,7 +68,7 @@ class CrusadeVectorEnv:
         game_name: str,
         num_envs: int,
         seed: int | None = None,
-        illegal: str = "raise",
+        illegal: str = DEFAULT_ILLEGAL,
         **config: Any,
     ) -> None:
         if (
@@ -192,8 +198,11 @@ class CrusadeVectorEnv:
             raise RuntimeError("call reset() before step()")
         acts = check_batch_actions(actions, self.masks)
         bad = illegal_rows(acts, self.masks)
-        if bad.size and self.illegal == "raise":
-            raise batch_illegal_error(acts, self.masks, bad)
+        if bad.size:
+            error = batch_illegal_error(acts, self.masks, bad)
+            if self.illegal == "raise":
+                raise error
+            warn_illegal_once(self, int(self.players[bad[0]]), str(error))
         return acts, bad
 
     def forfeit_rows(self, rows: np.ndarray) -> None:
@@ -232,7 +241,7 @@ class CrusadeVectorSingleAgentEnv(VectorEnv):
         seat: int = 0,
         opponents: Any = "random",
         seed: int | None = None,
-        illegal: str = "raise",
+        illegal: str = DEFAULT_ILLEGAL,
         **config: Any,
     ) -> None:
         self.vec = CrusadeVectorEnv(game_name, num_envs, seed=seed, illegal=illegal, **config)
@@ -308,15 +317,16 @@ class CrusadeVectorSingleAgentEnv(VectorEnv):
         active = ~vec.dones
         self._advance(active, rewards)
         ended = np.flatnonzero(~active)
-        terminated = np.zeros(B, bool)
+        terminated = ~active  # a turn cap of the game's config is a scored end too
         truncated = np.zeros(B, bool)
         infos: dict[str, Any] = {}
         if ended.size:
             final = vec.observe(np.full(ended.size, self.seat), rows=ended)
             k, p = self.game.k, self.game.params
+            turn_cap = np.zeros(B, bool)
             for i in ended:
-                truncated[i] = i not in bad and bool(k.is_truncated(vec.states[i], p))
-            terminated[ended] = ~truncated[ended]
+                turn_cap[i] = i not in bad and bool(k.is_truncated(vec.states[i], p))
+            infos["turn_cap"], infos["_turn_cap"] = turn_cap, ~active
             infos["final_obs"] = np.full(B, None, dtype=object)
             infos["_final_obs"] = ~active
             for j, i in enumerate(ended):

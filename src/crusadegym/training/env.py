@@ -12,9 +12,9 @@ added (:mod:`.shaping`; it sums to a constant over a game).
 With ``advice="heuristic"`` each observation is followed by the heuristic's verdict on
 every action (:mod:`crusadegym.agents.advice`); the observation space grows to match.
 
-A game that ends at the turn cap is reported as *terminated*, not truncated: the cap
-is a rule that ends the game and pays its result, so SB3 must not bootstrap a value
-past it (it does for truncated episodes).
+A game that ends at the turn cap arrives *terminated* from the single-agent env (the
+cap is a rule that ends the game and pays its result, so SB3 must not bootstrap a
+value past it); this wrapper passes the flags through unchanged.
 
 At the end of an episode ``info["selfplay"]`` reports the opponent kind (kinds joined
 by ``+`` when the opponent seats drew different ones), the true
@@ -102,9 +102,6 @@ class SelfPlayEnv(gym.Wrapper):
         if self.shaper is not None:
             reward += float(self.shaper.step(self.core_state())[inner.seat])
         if terminated or truncated:
-            # The turn cap is a rule that ends the game and pays the result, not an RL
-            # time limit: report it as terminal so SB3 does not bootstrap past the end.
-            terminated, truncated = True, False
             returns = self.game.returns(self.core_state())
             info["selfplay"] = {
                 "turn_cap": bool(self.game.is_truncated(self.core_state())),
