@@ -180,19 +180,20 @@ def test_arena_command_reports_bad_input(capsys):
 
 
 def test_play_command_prints_boards_and_returns(capsys):
-    code = match.main(["--game", "tiny_tictactoe", "--agents", "heuristic,random", "--games", "2"])
+    code = match.main(["tiny_tictactoe", "--seats", "heuristic,random", "--games", "2"])
     assert code == 0
     printed = capsys.readouterr().out
     assert printed.count("=== game") == 2 and "seat 1:" in printed and "mean return" in printed
 
 
-def test_play_command_default_is_deus_lo_vult():
+def test_play_command_plays_deus_lo_vult():
     pytest.importorskip("crusadegym.core.deus_lo_vult.rules")
     try:
         make_game("deus_lo_vult")
     except Exception:
         pytest.skip("deus_lo_vult engine not importable")
-    assert match.main(["--games", "1", "--no-board", "-o", "rounds=1", "-o", "max_turns=10"]) == 0
+    argv = ["deus_lo_vult", "--seats", "random,heuristic", "--no-board", "-o", "rounds=1"]
+    assert match.main([*argv, "-o", "max_turns=10"]) == 0
 
 
 def test_arena_pins_torch_threads_only_for_policy_agents(capsys):

@@ -9,11 +9,13 @@ from __future__ import annotations
 import importlib
 import sys
 
-from .errors import USAGE_EXIT_CODE, UserError
+from .errors import USAGE_EXIT_CODE, UserError, extra_for
 
 # sub-command -> (module, description)
 COMMANDS = {
-    "play": ("crusadegym.agents.match", "play and print a short match between built-in agents"),
+    "play": ("crusadegym.agents.match", "play against an agent in the terminal, or watch agents"),
+    "replay": ("crusadegym.ui.animate", "print a replay, or draw it as a GIF/MP4 animation"),
+    "serve": ("crusadegym.ui.serve", "a local web page to play any game and watch replays"),
     "arena": ("crusadegym.agents.arena", "round-robin/gauntlet between agents, with ratings"),
     "train": ("crusadegym.training.selfplay", "self-play training with MaskablePPO"),
     "bench": ("crusadegym.benchmarks.throughput", "step-throughput benchmark beside the peers"),
@@ -43,6 +45,12 @@ def main(argv: list[str] | None = None) -> int:
         return int(module.main(rest) or 0)
     except UserError as err:
         print(f"crusadegym {cmd}: {err}", file=sys.stderr)
+        return USAGE_EXIT_CODE
+    except ModuleNotFoundError as err:
+        missing = extra_for(err)  # an optional dependency: say which extra installs it
+        if missing is None:
+            raise
+        print(f"crusadegym {cmd}: {missing}", file=sys.stderr)
         return USAGE_EXIT_CODE
 
 

@@ -31,6 +31,7 @@ import numpy as np
 from tqdm import tqdm
 
 from crusadegym.core import Game
+from crusadegym.core.records import save_replay
 
 from .base import select_action
 from .options import make_game_with_players, parse_options
@@ -96,8 +97,11 @@ def schedule(
     return tasks
 
 
-def play_out(game: Game, agents: list, state: np.ndarray) -> int:
-    """Play ``state`` to the end in place with ``agents[seat]``; return the steps played."""
+def play_out(game: Game, agents: list, state: np.ndarray, actions: list[int] | None = None) -> int:
+    """Play ``state`` to the end in place with ``agents[seat]``; return the steps played.
+
+    ``actions``, when given, receives every action played (to save a replay).
+    """
     if len(agents) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
     steps = 0
@@ -105,15 +109,25 @@ def play_out(game: Game, agents: list, state: np.ndarray) -> int:
         if steps > game.max_steps:
             raise RuntimeError(f"{game.name} did not end within max_steps={game.max_steps}")
         seat = game.current_player(state)
-        game.step(state, select_action(agents[seat], game, state))
+        action = select_action(agents[seat], game, state)
+        game.step(state, action)
+        if actions is not None:
+            actions.append(action)
         steps += 1
     return steps
 
 
-def play_game(game: Game, agents: list, seed: int) -> dict:
-    """Play one game from ``seed`` with ``agents[seat]``; return its record."""
+def play_game(game: Game, agents: list, seed: int, replay_path: str | None = None) -> dict:
+    """Play one game from ``seed`` with ``agents[seat]``; return its record.
+
+    ``replay_path``: also save the game there as a replay (:mod:`crusadegym.core.records`).
+    """
     state = game.new_state(seed)
-    steps = play_out(game, agents, state)
+    actions: list[int] | None = None if replay_path is None else []
+    steps = play_out(game, agents, state, actions)
+    if replay_path is not None:
+        note = "arena seats: " + ",".join(getattr(a, "name", "?") for a in agents)
+        save_replay(replay_path, game, seed, actions, final_state=state, note=note)
     return {
         "returns": [float(x) for x in game.returns(state)],
         "steps": steps,
@@ -137,16 +151,23 @@ def fork_worker_init() -> None:
         sys.modules["torch"].set_num_threads(1)
 
 
-def _run_task(job: tuple[str, dict, GameTask]) -> dict:
-    """Play one scheduled game (in this process or a pool worker)."""
-    name, options, task = job
+def _run_task(job: tuple) -> dict:
+    """Play one scheduled game (in this process or a pool worker).
+
+    ``job`` is ``(game name, options, task)`` or, to keep a replay of the game,
+    ``(game name, options, task, replay directory)``.
+    """
+    name, options, task, *save_dir = job
     key = (name, tuple(sorted(options.items())))
     if key not in _WORKER_GAMES:
         _WORKER_GAMES[key] = make_game_with_players(name, len(task.seats), options)
     game = _WORKER_GAMES[key]
     agents = [make_agent(s, seed) for s, seed in zip(task.seats, task.agent_seeds, strict=True)]
     start = time.perf_counter()
-    record = play_game(game, agents, task.game_seed)
+    replay_path = None
+    if save_dir and save_dir[0] is not None:
+        replay_path = os.path.join(save_dir[0], f"game{task.index:05d}.json")
+    record = play_game(game, agents, task.game_seed, replay_path)
     return {
         "index": task.index,
         "lineup": task.lineup,
@@ -167,6 +188,7 @@ def run_arena(
     options: dict | None = None,
     workers: int = 1,
     progress: bool = True,
+    save_replays: str | None = None,
 ) -> dict:
     """Run a tournament and return its results (see the module docstring).
 
@@ -178,7 +200,9 @@ def run_arena(
     for spec in agents:  # fail fast on bad agent specs
         make_agent(spec)
     tasks = schedule(agents, players, games_per_lineup, seed, mode)
-    jobs = [(game_name, options, t) for t in tasks]
+    if save_replays is not None:
+        os.makedirs(save_replays, exist_ok=True)
+    jobs = [(game_name, options, t, save_replays) for t in tasks]
     start = time.perf_counter()
     bar = tqdm(total=len(jobs), desc=f"arena {game_name}", unit="game", disable=not progress)
     if workers > 1:
@@ -264,6 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="game option, repeatable (e.g. -o rounds=1)")  # fmt: skip
     p.add_argument("--out", default=None, help="directory for results.json and plots")
     p.add_argument("--no-plots", action="store_true")
+    p.add_argument("--save-replays", default=None, metavar="DIR",
+                   help="keep every game as a replay file DIR/gameNNNNN.json (NNNNN: the "
+                        "index in results.json); watch with crusadegym replay")  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--torch-threads", type=int, default=1,
                    help="torch CPU threads of policy agents played in this process (default: "
@@ -297,6 +324,7 @@ def main(argv: list[str] | None = None) -> int:
             options=parse_options(args.option),
             workers=args.workers,
             progress=not args.quiet,
+            save_replays=args.save_replays,
         )
     except (KeyError, ValueError, TypeError) as e:
         print(f"crusadegym arena: {e}", file=sys.stderr)

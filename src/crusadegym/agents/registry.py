@@ -2,7 +2,8 @@
 
 An agent spec is ``name`` or ``name:key=value:key=value`` (values parsed as int,
 float, ``none`` or text), e.g. ``mcts:iterations=400:rollout_depth=60``. The
-spec ``policy:PATH`` loads a MaskablePPO checkpoint (:mod:`.neural`).
+spec ``policy:PATH`` loads a MaskablePPO checkpoint (:mod:`.neural`); ``human``
+reads moves from stdin (:mod:`.human`); ``pretrained`` is the shipped policy.
 """
 
 from __future__ import annotations
@@ -11,14 +12,18 @@ from collections.abc import Callable
 
 from .base import Agent
 from .heuristics import HeuristicAgent
+from .human import HumanAgent
 from .mcts import MCTSAgent
 from .options import parse_value
+from .pretrained import PretrainedAgent
 from .random_agent import RandomAgent
 
 AGENT_TYPES: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
     "mcts": MCTSAgent,
+    "human": HumanAgent,  # a person at the keyboard (stdin/stdout); see .human
+    "pretrained": PretrainedAgent,  # the policy shipped in the package; see .pretrained
 }
 
 

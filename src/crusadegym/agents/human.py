@@ -1,0 +1,281 @@
+"""A human seat: the board, the legal actions numbered, and a move read from a text stream.
+
+:class:`HumanAgent` is an agent like any other (``act_state(game, state) -> int``), so
+``human`` can sit wherever an agent spec is accepted: ``crusadegym play``, the arena,
+the Gymnasium envs' opponents. It writes to ``output`` (default stdout) and reads
+lines from ``input`` (default stdin). Everything here works for every game through the
+protocol alone: ``render_ansi`` for the board, ``action_to_str``/``parse_action`` for
+the actions.
+
+What a player may type (:func:`read_move` turns a line into a :class:`Move`):
+
+* a number ``1..N`` from the numbered list of legal actions;
+* an action as listed (``cell a1``, ``deploy pilgrim``) or in the game's notation;
+* a unique abbreviation: leading words (``deploy pil``) or trailing words (``a1``);
+* a command: ``undo`` (take back your last move, where the caller allows it), ``quit``,
+  ``board`` (show the board again), ``help``.
+
+An input that names an action which is not legal now is refused with the reason
+(:func:`explain_illegal`); one that cannot be read lists the accepted forms.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import TextIO
+
+import numpy as np
+
+from crusadegym.core import Game
+from crusadegym.errors import UserError
+
+from .base import Agent
+
+COMMANDS = {
+    "undo": "undo",
+    "u": "undo",
+    "quit": "quit",
+    "q": "quit",
+    "exit": "quit",
+    "board": "board",
+    "b": "board",
+    "help": "help",
+    "h": "help",
+    "?": "help",
+}
+"""Typed word -> command name."""
+
+LIST_COLUMNS = 4
+"""Columns of the numbered action list."""
+
+LEGENDS: dict[str, str] = {
+    "deus_lo_vult": (
+        "Legend: rows 1-12 top to bottom, columns a-l.  .  empty   #  camp centre   "
+        "$n  n loose coins\n"
+        "  0P..3C  a seat's Crusader: P pilgrim, F footman, A archer, V pavesier, "
+        "K foot knight, C cavalry\n"
+        "  sg..sx  a Saracen (g ghazi, f footman, a archer, m mamluk, c cavalry, "
+        "n nubian archer, e elephant, x naffatun)\n"
+        "  Q9  city quarter 9   R9  its refugee   modifiers: ' weak side, ^>v< facing, "
+        "*n coins carried, +n coins under, ! moved\n"
+        "  Actions: select a unit with `cell a1`, then act with it (`cell b2` moves there, "
+        "`strike N`, `deploy pilgrim`, `end` ends the turn)."
+    ),
+}
+"""Text legend shown under each game's board (games without one get a generic line)."""
+
+
+class QuitGame(UserError):
+    """The human asked to stop the game (``quit``, or the input stream ended).
+
+    A :class:`~crusadegym.errors.UserError`, so a command that cannot stop cleanly (the
+    arena) reports it as one line; ``crusadegym play`` catches it and saves the game.
+    """
+
+
+class UndoRequest(Exception):
+    """The human asked to take back their last move (raised only where undo is allowed)."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """What one input line means: an action id, or a command (``undo``, ``quit``, ...)."""
+
+    action: int | None = None
+    command: str | None = None
+    error: str | None = None
+
+
+def register_legend(game_name: str, text: str) -> None:
+    """Show ``text`` under the board of ``game_name`` for human players."""
+    LEGENDS[game_name] = text
+
+
+def legend(game: Game) -> str:
+    """The legend of a game's text board."""
+    return LEGENDS.get(
+        game.name,
+        f"Legend: the board is {game.name}'s text notation (docs/rules/{game.name}.md).",
+    )
+
+
+def legal_listing(game: Game, state: np.ndarray) -> list[tuple[int, str]]:
+    """The legal actions as ``(action id, label)``, in id order (the numbering shown)."""
+    return [(int(a), game.action_to_str(int(a), state)) for a in game.legal_actions(state)]
+
+
+def format_listing(listing: list[tuple[int, str]], columns: int = LIST_COLUMNS) -> str:
+    """The numbered legal actions in columns, e.g. ``  1) cell a1      2) cell b1``."""
+    cells = [f"{i + 1:>3}) {label}" for i, (_, label) in enumerate(listing)]
+    width = max((len(c) for c in cells), default=0) + 2
+    rows = [cells[i : i + columns] for i in range(0, len(cells), columns)]
+    return "\n".join("".join(c.ljust(width) for c in row).rstrip() for row in rows)
+
+
+def _norm(text: str) -> list[str]:
+    return text.strip().lower().split()
+
+
+def explain_illegal(game: Game, state: np.ndarray, action: int) -> str:
+    """Why ``action`` is refused in ``state``, in one line (uses a game hook when present).
+
+    A game spec may define ``explain_illegal(action, state, params) -> str | None`` with
+    the rule that forbids the move; otherwise the answer says what is legal instead.
+    """
+    label = game.action_to_str(action, state)
+    if game.is_terminal(state):
+        return f"`{label}` is refused: the game is over"
+    hook = getattr(game.spec, "explain_illegal", None)
+    if callable(hook):
+        reason = hook(action, state, game.params)
+        if reason:
+            return f"`{label}` is refused: {reason}"
+    listing = legal_listing(game, state)
+    kind = label.split()[0] if label.split() else label
+    same = [lab for _, lab in listing if lab.split()[:1] == [kind]]
+    if same:
+        shown = ", ".join(same[:8]) + (", ..." if len(same) > 8 else "")
+        return f"`{label}` is not legal in this position; the legal `{kind}` actions: {shown}"
+    kinds: dict[str, int] = {}
+    for _, lab in listing:
+        head = lab.split()[0] if lab.split() else lab
+        kinds[head] = kinds.get(head, 0) + 1
+    shown = ", ".join(f"{k} ({n})" for k, n in kinds.items())
+    return f"`{label}` is not legal in this position: no `{kind}` action is; legal now: {shown}"
+
+
+def accepted_forms(listing: list[tuple[int, str]]) -> str:
+    """The forms an input may take, with examples from this position's legal actions."""
+    examples = [lab for _, lab in listing[:2]]
+    eg = " or ".join(f"`{e}`" for e in examples) if examples else "`...`"
+    return (
+        f"type a number 1..{len(listing)}, an action as listed (e.g. {eg}), a unique "
+        "abbreviation (its first or last words), or a command: undo, quit, board, help"
+    )
+
+
+def _match_words(listing: list[tuple[int, str]], words: list[str]) -> list[tuple[int, str]]:
+    """Legal actions whose leading words start with ``words`` or whose trailing words are them."""
+    hits = []
+    for a, label in listing:
+        lw = label.lower().split()
+        prefix = len(words) <= len(lw) and all(
+            lw[i].startswith(w) for i, w in enumerate(words)
+        )
+        suffix = len(words) <= len(lw) and lw[len(lw) - len(words) :] == words
+        if prefix or suffix:
+            hits.append((a, label))
+    return hits
+
+
+def read_move(game: Game, state: np.ndarray, text: str) -> Move:
+    """Interpret one input line in ``state`` (see the module docstring for the forms)."""
+    words = _norm(text)
+    if not words:
+        return Move(error="empty input; " + accepted_forms(legal_listing(game, state)))
+    joined = " ".join(words)
+    if joined in COMMANDS:
+        return Move(command=COMMANDS[joined])
+    listing = legal_listing(game, state)
+    if joined.isdigit():
+        n = int(joined)
+        if 1 <= n <= len(listing):
+            return Move(action=listing[n - 1][0])
+        return Move(error=f"there is no action number {n}; choose 1..{len(listing)}")
+    for a, label in listing:
+        if label.lower().split() == words:
+            return Move(action=a)
+    try:
+        parsed = game.parse_action(text.strip(), state)
+    except (ValueError, KeyError, IndexError):
+        parsed = None
+    if parsed is not None:
+        if 0 <= parsed < game.num_actions and parsed in {a for a, _ in listing}:
+            return Move(action=parsed)
+        if 0 <= parsed < game.num_actions:
+            return Move(error=explain_illegal(game, state, parsed))
+    hits = _match_words(listing, words)
+    if len(hits) == 1:
+        return Move(action=hits[0][0])
+    if hits:
+        shown = ", ".join(lab for _, lab in hits[:8]) + (", ..." if len(hits) > 8 else "")
+        return Move(error=f"`{text.strip()}` is ambiguous: it matches {shown}")
+    return Move(error=f"cannot read `{text.strip()}`; " + accepted_forms(listing))
+
+
+HELP = (
+    "Enter the number of an action, or the action itself as listed. Abbreviations work "
+    "when unique (`a1` for `cell a1`). Commands: undo (take back your last move), "
+    "quit (stop; the game so far is saved), board (show the board), help."
+)
+
+
+class HumanAgent(Agent):
+    """A person at the keyboard: shows the position, reads moves from a text stream.
+
+    ``allow_undo``: whether ``undo`` may be typed (the caller must then catch
+    :class:`UndoRequest` and rewind); elsewhere ``undo`` is refused with a message.
+    ``quit`` and the end of the input raise :class:`QuitGame`.
+    """
+
+    name = "human"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        input: TextIO | None = None,  # noqa: A002 - the stream a person types into
+        output: TextIO | None = None,
+        allow_undo: bool = False,
+    ) -> None:
+        super().__init__(seed)
+        self.input = input
+        self.output = output
+        self.allow_undo = allow_undo
+
+    def _write(self, text: str) -> None:
+        out = self.output or sys.stdout
+        out.write(text + "\n")
+        out.flush()
+
+    def _readline(self) -> str:
+        line = (self.input or sys.stdin).readline()
+        if not line:
+            raise QuitGame("the human player's input ended")
+        return line
+
+    def show(self, game: Game, state: np.ndarray) -> None:
+        """Print the board, its legend, whose move it is and the numbered legal actions."""
+        seat = game.current_player(state)
+        self._write("")
+        self._write(game.render(state).rstrip("\n"))
+        self._write(legend(game))
+        self._write(f"Seat {seat} to move ({self.name}). Legal actions:")
+        self._write(format_listing(legal_listing(game, state)))
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        """Show the position and read lines until one names a legal action."""
+        self.show(game, state)
+        seat = game.current_player(state)
+        while True:
+            self.output_prompt(f"seat {seat}> ")
+            move = read_move(game, state, self._readline())
+            if move.action is not None:
+                return move.action
+            if move.command == "quit":
+                raise QuitGame("the human player quit")
+            if move.command == "undo":
+                if self.allow_undo:
+                    raise UndoRequest()
+                self._write("undo is not available here (only in `crusadegym play`)")
+            elif move.command == "board":
+                self.show(game, state)
+            elif move.command == "help":
+                self._write(HELP)
+            else:
+                self._write(move.error or "?")
+
+    def output_prompt(self, prompt: str) -> None:
+        out = self.output or sys.stdout
+        out.write(prompt)
+        out.flush()

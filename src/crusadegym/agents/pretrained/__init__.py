@@ -1,0 +1,38 @@
+"""The policy shipped with the package, loadable as the agent ``pretrained``.
+
+``deus_lo_vult.zip`` is a MaskablePPO checkpoint with its sidecar ``deus_lo_vult.json``
+(the training command, its config and the game it was trained on); see
+``docs/arena.md`` for how it was trained and how strong it measured. Loading it needs
+the ``train`` extra (torch, sb3-contrib), like any ``policy:PATH`` agent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crusadegym.errors import UserError
+
+PRETRAINED_DIR = Path(__file__).resolve().parent
+CHECKPOINTS = {"deus_lo_vult": PRETRAINED_DIR / "deus_lo_vult.zip"}
+"""Game name -> shipped checkpoint."""
+
+
+def pretrained_path(game: str = "deus_lo_vult") -> Path:
+    """The shipped checkpoint of ``game``; a one-line :class:`UserError` if there is none."""
+    path = CHECKPOINTS.get(game)
+    if path is None or not path.is_file():
+        shipped = sorted(g for g, p in CHECKPOINTS.items() if p.is_file())
+        raise UserError(
+            f"no pretrained policy is shipped for {game!r} (shipped: {shipped or 'none'}); "
+            "train one with `crusadegym train` and use policy:PATH.zip"
+        )
+    return path
+
+
+def PretrainedAgent(seed: int = 0, game: str = "deus_lo_vult", deterministic: bool = True):  # noqa: N802 - an agent factory named like the agent classes
+    """The shipped policy of ``game`` as an agent (a ``PolicyAgent``)."""
+    from crusadegym.agents.neural import load_policy_agent
+
+    agent = load_policy_agent(pretrained_path(game), seed=seed, deterministic=deterministic)
+    agent.name = "pretrained"
+    return agent
