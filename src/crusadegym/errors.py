@@ -26,8 +26,38 @@ class UnknownNameError(UserError, KeyError):
         return BaseException.__str__(self)
 
 
+class MissingFileError(UserError, FileNotFoundError):
+    """A file the user named (a checkpoint, its sidecar) does not exist."""
+
+    def __str__(self) -> str:
+        return BaseException.__str__(self)
+
+
+EXTRA_OF_MODULE = {
+    "torch": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
+    "tensorboard": "train",
+    "matplotlib": "arena",
+    "openskill": "arena",
+    "pyspiel": "bench",
+    "chess": "bench",
+    "pygame": "bench",
+    "psutil": "bench",
+}
+"""Top-level module of an optional dependency -> the extra of pyproject.toml that installs it."""
+
+
 def missing_extra(module: str, extra: str) -> UserError:
     """The error for an optional dependency that is not installed."""
     return UserError(
         f"{module} is not installed; install the extra with `pip install 'crusadegym[{extra}]'`"
     )
+
+
+def extra_for(err: ModuleNotFoundError) -> UserError | None:
+    """:func:`missing_extra` for an import of an optional dependency, else ``None``."""
+    top = (err.name or "").split(".")[0]
+    if top not in EXTRA_OF_MODULE:
+        return None
+    return missing_extra(top, EXTRA_OF_MODULE[top])

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from crusadegym.core import Game
+from crusadegym.errors import MissingFileError, UserError, missing_extra
 
 from .advice import check_advice, policy_input
 from .base import Agent, legal_indices
@@ -41,8 +42,34 @@ class PolicyAgent(Agent):
         if not self.deterministic:
             _seed_torch(self.seed)
 
+    source: str | None = None
+    """The checkpoint file the policy was loaded from (set by :func:`load_policy_agent`)."""
+
+    def check_input(self, size: int) -> None:
+        """A readable error when the policy was trained on inputs of another size.
+
+        The usual cause is a checkpoint copied without its ``.json`` sidecar, which
+        records the advice the policy reads besides the observation.
+        """
+        space = getattr(self.policy, "observation_space", None)
+        expected = getattr(space, "shape", None)
+        if not expected or int(expected[-1]) == size:
+            return
+        where = f"{self.source}" if self.source else "this policy"
+        hint = ""
+        if self.source and not os.path.isfile(sidecar_path(self.source)):
+            hint = (
+                f"; its sidecar {sidecar_path(self.source)} is missing: copy the .json "
+                "written next to the checkpoint along with it"
+            )
+        raise UserError(
+            f"{where} was trained on inputs of size {int(expected[-1])}, got {size} "
+            f"(another game or config?){hint}"
+        )
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         legal_indices(action_mask)  # readable error on an empty mask
+        self.check_input(int(np.shape(observation)[-1]))
         mask = np.asarray(action_mask, bool)
         action, _ = self.policy.predict(
             observation, action_masks=mask, deterministic=self.deterministic
@@ -54,6 +81,7 @@ class PolicyAgent(Agent):
         masks = np.asarray(masks, bool)
         if masks.ndim != 2 or np.any(~masks.any(axis=1)):
             raise ValueError("masks must be [B, A] with at least one legal action per row")
+        self.check_input(int(np.shape(observations)[-1]))
         actions, _ = self.policy.predict(
             np.asarray(observations), action_masks=masks, deterministic=self.deterministic
         )
@@ -134,23 +162,27 @@ def load_policy_agent(
     """A :class:`PolicyAgent` around the ``MaskablePPO`` checkpoint at ``path``
     (an :class:`AdvisedPolicyAgent` when its sidecar says it was trained with advice).
 
-    Raises FileNotFoundError for a missing file, ImportError when sb3-contrib is
-    not installed (``pip install crusadegym[train]``) and ValueError for a file
-    that is not a readable MaskablePPO checkpoint.
+    Raises :class:`~crusadegym.errors.MissingFileError` (a ``FileNotFoundError``) for a
+    missing file, a :class:`~crusadegym.errors.UserError` naming the extra when
+    sb3-contrib is not installed (``pip install crusadegym[train]``) and ValueError
+    for a file that is not a readable MaskablePPO checkpoint. All print as one line
+    on the command line.
     """
     path = os.fspath(path)
     if not os.path.isfile(path):
-        raise FileNotFoundError(f"no policy checkpoint at {path!r}")
+        raise MissingFileError(
+            f"no policy checkpoint at {path}; give the path of a .zip written by "
+            "crusadegym train (e.g. runs/<run>/final.zip)"
+        )
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as e:
-        raise ImportError(
-            "loading a policy needs sb3-contrib: pip install 'crusadegym[train]'"
-        ) from e
+        raise missing_extra("sb3-contrib (to load a policy)", "train") from e
     try:
         model = MaskablePPO.load(path, device=device)
     except Exception as e:  # zipfile, pickle and torch errors all mean "not a checkpoint"
         raise ValueError(f"{path!r} is not a readable MaskablePPO checkpoint: {e}") from e
     agent = make_policy_agent(model, checkpoint_advice(path), seed, deterministic)
     agent.name = f"policy:{os.path.basename(path)}"
+    agent.source = path
     return agent
