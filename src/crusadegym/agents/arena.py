@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
+from crusadegym.cli_help import command_parser
 from crusadegym.core import Game
 from crusadegym.core.records import save_replay
 
@@ -274,13 +275,13 @@ def write_results(result: dict, out_dir: str, plots: bool = True) -> list[str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="crusadegym arena", description=__doc__.split("\n\n")[0])
+    p = command_parser("crusadegym arena", __doc__)
     p.add_argument("game", help="game name, e.g. deus_lo_vult")
     p.add_argument("--agents", default="random,heuristic,mcts",
                    help="comma-separated agent specs (random, heuristic, mcts[:key=value...], "
-                        "policy:PATH.zip); default: %(default)s")  # fmt: skip
-    p.add_argument("--games", type=int, default=10, help="games per line-up (default: 10)")
-    p.add_argument("--players", type=int, default=2, help="seats per game (default: 2)")
+                        "policy:PATH.zip)")  # fmt: skip
+    p.add_argument("--games", type=int, default=10, help="games per line-up")
+    p.add_argument("--players", type=int, default=2, help="seats per game")
     p.add_argument("--mode", choices=MODES, default="round-robin")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="parallel games (processes)")
@@ -293,8 +294,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "index in results.json); watch with crusadegym replay")  # fmt: skip
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--torch-threads", type=int, default=1,
-                   help="torch CPU threads of policy agents played in this process (default: "
-                        "1; one-position inference gains nothing from more, and two runs "
+                   help="torch CPU threads of policy agents played in this process "
+                        "(one-position inference gains nothing from more, and two runs "
                         "sharing the cores with more were measured 10x slower)")  # fmt: skip
     return p
 

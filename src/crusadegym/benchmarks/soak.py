@@ -32,6 +32,7 @@ import numpy as np
 from tqdm import tqdm
 
 from crusadegym import __version__
+from crusadegym.cli_help import command_parser
 from crusadegym.core import Game, available_games, get_spec, make_game
 from crusadegym.core.drivers import random_playouts
 from crusadegym.core.jit import kjit, set_threads
@@ -458,8 +459,9 @@ def summary_json(results: list[CaseResult], args: argparse.Namespace, seconds: f
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="crusadegym soak", description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", nargs="+", help="game names (default: every game that imports)")
+    p = command_parser("crusadegym soak", __doc__)
+    p.add_argument("game", nargs="*", help="game names (default: every game that imports)")
+    p.add_argument("--games", nargs="+", default=[], help="the same, as an option")
     p.add_argument(
         "--configs",
         nargs="+",
@@ -496,7 +498,11 @@ def run(args: argparse.Namespace) -> list[CaseResult]:
         raise ValueError("--n-games and --checked-games must be >= 0, --chunk >= 1")
     if args.threads is not None:
         set_threads(args.threads)
-    cases = [(g, o) for g in resolve_games(args.games) for o in resolve_configs(g, args.configs)]
+    cases = [
+        (g, o)
+        for g in resolve_games((args.game + args.games) or None)
+        for o in resolve_configs(g, args.configs)
+    ]
     games = [(make_game(g, **o), config_name(o)) for g, o in cases]
     total = len(games) * (args.n_games + args.checked_games)
     results = []

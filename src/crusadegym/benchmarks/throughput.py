@@ -27,8 +27,10 @@ from pathlib import Path
 
 import numba
 
+from crusadegym.cli_help import command_parser
 from crusadegym.core import available_games, get_spec, make_game
 from crusadegym.core.jit import get_threads
+from crusadegym.errors import USAGE_EXIT_CODE
 
 from .memory import measure_memory
 from .ours import measure_aec, measure_batched, measure_core, measure_reference
@@ -65,15 +67,16 @@ def _option(text: str) -> tuple[str, object]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="crusadegym bench",
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    p = command_parser("crusadegym bench", __doc__)
+    p.add_argument(
+        "game",
+        nargs="*",
+        help="game names, as everywhere (default: every game shipped in the package)",
     )
     p.add_argument(
         "--games",
         type=lambda s: [x for x in s.split(",") if x],
-        help="comma-separated game names (default: every game shipped in the package)",
+        help="the same, comma-separated",
     )
     p.add_argument(
         "--players",
@@ -202,12 +205,13 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"crusadegym bench: --threads must be <= {max_threads} on this machine")
     args.memory_batch = QUICK["memory_batch"] if args.quick else 8192
     players = args.players or ([2] if args.quick else [2, 3, 4])
-    names = args.games or shipped_games()
+    names = (args.game + (args.games or [])) or shipped_games()
     unknown = [n for n in names if n not in available_games()]
     if unknown:
-        raise SystemExit(
-            f"crusadegym bench: unknown game(s) {unknown}; available: {available_games()}"
-        )
+        known = ", ".join(available_games())
+        print(f"crusadegym bench: unknown game(s) {', '.join(unknown)}; available: {known}",
+              file=sys.stderr)  # fmt: skip
+        raise SystemExit(USAGE_EXIT_CODE)
 
     results = Results(verbose=not args.quiet)
     results.meta = _meta(args, argv)
