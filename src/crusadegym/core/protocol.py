@@ -109,6 +109,10 @@ class GameSpec:
     """Small configs (as option dicts) the conformance kit runs the game under."""
     invariants: Callable[[np.ndarray, np.ndarray], list] | None = None
     """Plain-Python checker: ``invariants(state, params) -> list of violation strings``."""
+    determinize: Callable[[np.ndarray, np.ndarray, int], None] | None = None
+    """Hidden-information games: ``determinize(state, params, seat) -> None`` (``@njit``)
+    resamples in place everything ``seat`` cannot see, consistently with its view (its
+    observation is unchanged), drawing chance from the state's RNG. ``None``: nothing hidden."""
 
 
 class Game:
@@ -282,6 +286,20 @@ class Game:
         if self.spec.invariants is None:
             return []
         return list(self.spec.invariants(state, self.params))
+
+    def determinize(self, state: np.ndarray, seat: int) -> None:
+        """Resample in place what ``seat`` cannot see (no-op for perfect-information games).
+
+        Search agents call this on a copy of the root so they never read a rival's hidden
+        cards; ``seat``'s observation of the state is unchanged.
+        """
+        self.check_state(state)
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be an int, got {type(seat).__name__}")
+        if not 0 <= int(seat) < self.num_players:
+            raise ValueError(f"seat must be in [0, {self.num_players}), got {seat}")
+        if self.spec.determinize is not None:
+            self.spec.determinize(state, self.params, int(seat))
 
     def render(self, state: np.ndarray) -> str:
         self.check_state(state)

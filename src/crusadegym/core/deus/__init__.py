@@ -75,5 +75,5 @@ SPEC = GameSpec(
         {"players": 4, "max_turns": 40, "escape": "always", "tie_break": "leftovers"},
     ),
     invariants=_invariants,
+    determinize=cards.determinize,
 )
-DETERMINIZE = cards.determinize
