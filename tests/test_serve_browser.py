@@ -1,0 +1,161 @@
+"""crusadegym serve in a real headless browser: play to the end by clicking, reload, watch a replay.
+
+Needs the system Chromium (``scripts/install_browser.sh``) and Playwright (the ``web``
+extra); skipped, with the reason, when either is missing. Playwright's own browser
+download is never used: the test launches ``/usr/bin/chromium``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+
+import numpy as np
+import pytest
+
+from crusadegym.core import make_game
+from crusadegym.core.records import save_replay
+from crusadegym.ui.serve import make_server
+
+CHROMIUM = os.environ.get("CRUSADEGYM_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+TIMEOUT_MS = 120_000
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed: pip install 'crusadegym[web]'"
+)
+if not (os.path.isfile(CHROMIUM) or shutil.which("chromium")):
+    pytest.skip(
+        f"no Chromium at {CHROMIUM}: run scripts/install_browser.sh", allow_module_level=True
+    )
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("replays")
+    game = make_game("deus_lo_vult", players=2, rounds=1, max_turns=6)
+    state, actions, rng = game.new_state(4), [], np.random.default_rng(4)
+    while not game.is_terminal(state):
+        actions.append(int(rng.choice(game.legal_actions(state))))
+        game.step(state, actions[-1])
+    save_replay(folder / "dlv.json", game, 4, actions)
+    server = make_server("127.0.0.1", 0, folder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/", len(actions)
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        exe = CHROMIUM if os.path.isfile(CHROMIUM) else shutil.which("chromium")
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1300, "height": 950})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    yield pg
+    context.close()
+
+
+def _step(page) -> int:
+    return int(page.get_attribute("#status", "data-step") or -1)
+
+
+def _click_and_wait(page, selector: str) -> None:
+    before = _step(page)
+    page.locator(selector).first.click()
+    page.wait_for_function(
+        f"Number(document.getElementById('status').dataset.step) > {before}", timeout=TIMEOUT_MS
+    )
+
+
+def _new_game(page, url, game, options="", seats=("human", "random")):
+    page.goto(url)
+    page.wait_for_selector(f"#game option[value={game}]", state="attached")
+    page.select_option("#game", game)
+    for s, spec in enumerate(seats):
+        page.fill(f"#seat-{s}", spec)
+    page.fill("#options", options)
+    page.click("#new")
+    page.wait_for_function("document.getElementById('status').dataset.step !== undefined")
+
+
+def test_play_tiny_game_to_the_end_by_clicking(page, url):
+    _new_game(page, url[0], "tiny_tictactoe")
+    for _ in range(10):
+        if "Game over" in page.inner_text("#status"):
+            break
+        _click_and_wait(page, ".action")
+    assert "Game over" in page.inner_text("#status")
+    assert page.locator(".action").count() == 0
+    assert page.locator("#history li").count() == _step(page) > 0
+
+
+def test_play_deus_lo_vult_to_the_end_reload_and_bad_input(page, url, tmp_path):
+    _new_game(page, url[0], "deus_lo_vult", "rounds=1, max_turns=4")
+    page.wait_for_selector(".action")
+    for _ in range(3):
+        _click_and_wait(page, ".action")
+    board, moves = page.inner_text("#board-text"), page.locator("#history li").count()
+    page.reload()  # the game lives in the address: nothing is lost
+    page.wait_for_function(f"document.querySelectorAll('#history li').length === {moves}")
+    assert page.inner_text("#board-text") == board
+    # an illegal typed move: a clear error, and the game is unchanged
+    page.fill("#move-text", "strike N")
+    page.click("#typed button")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "not legal" in page.inner_text("#error")
+    assert page.locator("#history li").count() == moves
+    for _ in range(600):
+        if "Game over" in page.inner_text("#status"):
+            break
+        _click_and_wait(page, ".action")
+    assert "Game over" in page.inner_text("#status")
+    shot = tmp_path / "play.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+
+
+def test_stale_and_malformed_links_show_errors(page, url):
+    page.goto(url[0] + "#mode=play&game=tiny_tictactoe&seed=0&seats=human,random&actions=99")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "stale game" in page.inner_text("#error")
+    page.goto(url[0] + "#mode=play&game=tiny_tictactoe&seed=0&seats=human,random&actions=x")
+    page.reload()
+    page.wait_for_selector("#error:not([hidden])")
+    assert "must be an integer" in page.inner_text("#error")
+
+
+def test_watch_a_replay(page, url):
+    page.goto(url[0])
+    page.click("#tab-watch")
+    page.wait_for_selector("#replay-list option[value='dlv.json']", state="attached")
+    page.select_option("#replay-list", "dlv.json")
+    page.wait_for_function("document.getElementById('step-label').textContent.includes('/')")
+    for k in range(1, 4):
+        page.click("#next")
+        page.wait_for_function(
+            f"document.getElementById('step-label').textContent.startsWith('step {k} ')"
+        )
+    assert page.locator("#watch-history li").count() == 3
+    page.click("#last")
+    total = url[1]
+    page.wait_for_function(
+        f"document.getElementById('step-label').textContent === 'step {total} / {total}'"
+    )
+    assert "Game over" in page.inner_text("#watch-status")
+    page.reload()  # the step is in the address too
+    page.wait_for_function(
+        f"document.getElementById('step-label').textContent === 'step {total} / {total}'"
+    )
