@@ -162,3 +162,23 @@ def test_deus_lo_vult_plays_through_the_same_api(url):
         move = {"actions": v["actions"], "move": v["legal"][0]["id"]}
         v = call(url, "/api/play", {**body, **move})[1]
     assert v["over"] and v["returns"] is not None
+
+
+def test_clicks_on_the_board_are_read_like_typed_cells(url):
+    from crusadegym.envs import render_dlv as R
+
+    body = {"game": "deus_lo_vult", "options": {}, "seed": 1, "seats": ["human", "random"],
+            "actions": []}  # fmt: skip
+    v = call(url, "/api/play", body)[1]
+    assert v["clickable"] and v["legal"][0]["label"] == "cell a1"
+    centre = R.MARGIN + R.CELL // 2, R.HEADER + R.MARGIN + R.CELL // 2  # cell a1
+    status, after = call(url, "/api/play", {**body, "click": list(centre)})
+    assert status == 200 and after["history"][0]["label"] == "cell a1"
+    far = R.MARGIN + 11 * R.CELL + 5, R.HEADER + R.MARGIN + 11 * R.CELL + 5  # l12
+    status, data = call(url, "/api/play", {**body, "click": list(far)})
+    assert status == 400 and "`cell l12` is not legal" in data["error"]
+    for click, fragment in [([1, 1], "off the board"), ([1], "click must be [x, y]")]:
+        status, data = call(url, "/api/play", {**body, "click": click})
+        assert status == 400 and fragment in data["error"]
+    status, data = call(url, "/api/play", {**TINY, "actions": [], "click": [1, 1]})
+    assert status == 400 and "not clickable" in data["error"]

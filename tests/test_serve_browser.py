@@ -16,6 +16,7 @@ import pytest
 
 from crusadegym.core import make_game
 from crusadegym.core.records import save_replay
+from crusadegym.envs import render_dlv as R
 from crusadegym.ui.serve import make_server
 
 CHROMIUM = os.environ.get("CRUSADEGYM_CHROMIUM", "/usr/bin/chromium")
@@ -45,7 +46,7 @@ def url(tmp_path_factory):
     save_replay(folder / "dlv.json", game, 4, actions)
     server = make_server("127.0.0.1", 0, folder)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/", len(actions)
+    yield f"http://127.0.0.1:{server.server_port}/", actions
     server.shutdown()
     server.server_close()
 
@@ -105,6 +106,13 @@ def test_play_tiny_game_to_the_end_by_clicking(page, url):
 def test_play_deus_lo_vult_to_the_end_reload_and_bad_input(page, url, tmp_path):
     _new_game(page, url[0], "deus_lo_vult", "rounds=1, max_turns=4")
     page.wait_for_selector(".action")
+    first = page.locator(".action").first.inner_text()  # e.g. "cell a1": click that cell
+    col, row = "abcdefghijkl".index(first[5]), int(first[6:]) - 1
+    before = _step(page)
+    x, y = R.MARGIN + col * R.CELL + R.CELL // 2, R.HEADER + R.MARGIN + row * R.CELL + R.CELL // 2
+    page.click("#board", position={"x": x, "y": y})
+    page.wait_for_function(f"Number(document.getElementById('status').dataset.step) > {before}")
+    assert page.locator("#history li").first.inner_text().endswith(first)
     for _ in range(3):
         _click_and_wait(page, ".action")
     board, moves = page.inner_text("#board-text"), page.locator("#history li").count()
@@ -150,7 +158,7 @@ def test_watch_a_replay(page, url):
         )
     assert page.locator("#watch-history li").count() == 3
     page.click("#last")
-    total = url[1]
+    total = len(url[1])
     page.wait_for_function(
         f"document.getElementById('step-label').textContent === 'step {total} / {total}'"
     )
@@ -159,3 +167,19 @@ def test_watch_a_replay(page, url):
     page.wait_for_function(
         f"document.getElementById('step-label').textContent === 'step {total} / {total}'"
     )
+
+
+def test_a_link_opens_a_game_mid_way(page, url):
+    """A game's address is the game: open one half-played, against the heuristic."""
+    half = url[1][: len(url[1]) // 2]
+    hash_ = (
+        "#mode=play&game=deus_lo_vult&seed=4&seats=human,heuristic"
+        '&options={"rounds":1,"max_turns":6}&actions=' + ".".join(map(str, half))
+    )
+    page.goto(url[0] + hash_)
+    page.wait_for_selector(".action")
+    assert page.locator("#history li").count() >= len(half)
+    assert page.input_value("#seat-1") == "heuristic"
+    docs_shot = os.environ.get("CRUSADEGYM_DOCS_SCREENSHOT")  # e.g. docs/img/play_browser.png
+    if docs_shot:
+        page.screenshot(path=docs_shot)

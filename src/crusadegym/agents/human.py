@@ -66,6 +66,12 @@ LEGENDS: dict[str, str] = {
 """Text legend shown under each game's board (games without one get a generic line)."""
 
 
+HIDDEN_NOTE = (
+    "Note: this game has hidden information and the board shows the whole state, "
+    "the other seats' secrets included (no per-seat view is drawn yet)."
+)
+
+
 class QuitGame(UserError):
     """The human asked to stop the game (``quit``, or the input stream ended).
 
@@ -160,9 +166,7 @@ def _match_words(listing: list[tuple[int, str]], words: list[str]) -> list[tuple
     hits = []
     for a, label in listing:
         lw = label.lower().split()
-        prefix = len(words) <= len(lw) and all(
-            lw[i].startswith(w) for i, w in enumerate(words)
-        )
+        prefix = len(words) <= len(lw) and all(lw[i].startswith(w) for i, w in enumerate(words))
         suffix = len(words) <= len(lw) and lw[len(lw) - len(words) :] == words
         if prefix or suffix:
             hits.append((a, label))
@@ -250,6 +254,8 @@ class HumanAgent(Agent):
         self._write("")
         self._write(game.render(state).rstrip("\n"))
         self._write(legend(game))
+        if game.spec.hidden_information:
+            self._write(HIDDEN_NOTE)
         self._write(f"Seat {seat} to move ({self.name}). Legal actions:")
         self._write(format_listing(legal_listing(game, state)))
 

@@ -32,6 +32,7 @@ from crusadegym.errors import UserError
 from .base import select_action
 from .human import HumanAgent, QuitGame, UndoRequest
 from .options import make_game_with_players, parse_options
+from .pretrained import check_pretrained_specs
 from .registry import make_agent
 
 HUMAN = "human"
@@ -173,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UserError(f"--games must be >= 1, got {args.games}")
         game = make_game_with_players(args.game, args.players, parse_options(args.option))
         specs = _seat_specs(args, game.num_players)
+        check_pretrained_specs(specs, game.name)
         for spec in specs:
             if spec.split(":", 1)[0] != HUMAN:
                 make_agent(spec)  # fail fast on a bad spec

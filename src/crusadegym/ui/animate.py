@@ -27,6 +27,7 @@ from crusadegym.errors import UserError, missing_extra
 PER_CHOICES = ("decision", "turn")
 CAPTION_HEIGHT = 22
 """Pixels of the caption band above each board."""
+CAPTION_FONT_SIZE = 13
 
 
 def frame_indices(game: Game, states: np.ndarray, per: str = "decision") -> list[int]:
@@ -44,7 +45,7 @@ def frame_indices(game: Game, states: np.ndarray, per: str = "decision") -> list
 def caption(game: Game, states: np.ndarray, actions: tuple[int, ...], k: int) -> str:
     """The caption of frame ``k``: step, seat to move (or the result) and the last action."""
     state = states[k]
-    text = f"{game.name}  step {k}/{len(actions)}"
+    text = f"step {k}/{len(actions)}"
     if game.is_terminal(state):
         text += "  over: " + " ".join(f"{r:+.0f}" for r in game.returns(state))
     else:
@@ -57,12 +58,13 @@ def caption(game: Game, states: np.ndarray, actions: tuple[int, ...], k: int) ->
 def draw_frame(game: Game, state: np.ndarray, text: str, scale: float = 1.0) -> Image.Image:
     """One frame: the board with ``text`` in a band above it, resized by ``scale``."""
     board = Image.fromarray(render_rgb(game, state))
+    if scale != 1.0:  # the board is scaled, the caption keeps a readable size
+        size = (max(1, round(board.width * scale)), max(1, round(board.height * scale)))
+        board = board.resize(size, Image.Resampling.LANCZOS)
     frame = Image.new("RGB", (board.width, board.height + CAPTION_HEIGHT), "white")
     frame.paste(board, (0, CAPTION_HEIGHT))
-    ImageDraw.Draw(frame).text((6, 5), text, fill="black", font=ImageFont.load_default())
-    if scale != 1.0:
-        size = (max(1, round(frame.width * scale)), max(1, round(frame.height * scale)))
-        frame = frame.resize(size, Image.Resampling.LANCZOS)
+    font = ImageFont.load_default(size=CAPTION_FONT_SIZE)
+    ImageDraw.Draw(frame).text((4, 3), text, fill="black", font=font)
     return frame
 
 

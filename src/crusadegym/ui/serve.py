@@ -11,9 +11,10 @@ API (JSON in, JSON out; an error is ``{"error": "one line"}`` with a 4xx status 
 page's game is left as it was):
 
 * ``GET /api/meta``: games, agent names, the replay files of ``--replays DIR``;
-* ``POST /api/play``: ``{game, options, seed, seats, actions, move?, text?, undo?}``:
-  play ``move`` (an action id) or ``text`` (typed as in the terminal seat) for the human
-  to move, or ``undo`` the last human move; the agent seats then move until a human is
+* ``POST /api/play``: ``{game, options, seed, seats, actions, move?, text?, click?,
+  undo?}``: play ``move`` (an action id), ``text`` (typed as in the terminal seat) or
+  ``click`` (``[x, y]`` on the board picture, :mod:`.clicks`) for the human to move, or
+  ``undo`` the last human move; the agent seats then move until a human is
   to move or the game is over;
 * ``POST /api/replay``: ``{replay, step}`` (a replay's JSON, or ``{name}`` of a file in
   ``--replays``): the position after ``step`` actions;
@@ -41,11 +42,14 @@ from PIL import Image
 from crusadegym.agents.base import select_action
 from crusadegym.agents.human import explain_illegal, legal_listing, read_move
 from crusadegym.agents.options import make_game_with_players
+from crusadegym.agents.pretrained import check_pretrained_specs
 from crusadegym.agents.registry import AGENT_TYPES, make_agent
 from crusadegym.core import Game, available_games, get_spec
 from crusadegym.core.records import RecordError, load_replay, replay, replay_from_json
 from crusadegym.envs.render import render_rgb
 from crusadegym.errors import UserError
+
+from .clicks import click_map
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {
@@ -144,6 +148,8 @@ def view(game: Game, state: np.ndarray, history: list[dict], seats: list[str] | 
         "history": history,
         "layout_hash": game.layout_hash(),
         "stand_in_data": bool(game.spec.stand_in_data),
+        "hidden_information": bool(game.spec.hidden_information),
+        "clickable": click_map(game.name) is not None,
     }
 
 
@@ -178,6 +184,10 @@ def play(body: dict, agents: AgentCache) -> dict:
         name = spec.split(":")[0]
         if name != HUMAN and name != "policy" and name not in AGENT_TYPES:
             raise RequestError(f"unknown agent {spec!r}; built-in: {', '.join(AGENT_TYPES)}")
+    try:
+        check_pretrained_specs(seats, game.name)
+    except UserError as e:
+        raise RequestError(str(e)) from e
     actions = list(body.get("actions", []))
     state, history = _replay_actions(game, seed, actions)
     is_human = [s.split(":")[0] == HUMAN for s in seats]
@@ -187,12 +197,14 @@ def play(body: dict, agents: AgentCache) -> dict:
             raise RequestError("nothing to undo: no human move yet")
         actions = actions[: keep[-1]]
         state, history = _replay_actions(game, seed, actions)
-    elif "move" in body or "text" in body:
+    elif "move" in body or "text" in body or "click" in body:
         if game.is_terminal(state):
             raise RequestError("the game is over; start a new game")
         seat = game.current_player(state)
         if not is_human[seat]:
             raise RequestError(f"it is seat {seat}'s turn ({seats[seat]}), not a human's")
+        if "click" in body:
+            body = {**body, "text": _clicked_text(game, body["click"])}
         if "text" in body:
             if not isinstance(body["text"], str):
                 raise RequestError("text must be a string")
@@ -223,6 +235,20 @@ def play(body: dict, agents: AgentCache) -> dict:
         game.step(state, action)
         actions.append(action)
     return {**view(game, state, history, seats), "actions": actions, "seats": seats, "seed": seed}
+
+
+def _clicked_text(game: Game, click: Any) -> str:
+    """The action text of a click ``[x, y]`` on the board picture (see :mod:`.clicks`)."""
+    hook = click_map(game.name)
+    if hook is None:
+        raise RequestError(f"{game.name}'s board is not clickable; use the action buttons")
+    if not isinstance(click, list) or len(click) != 2:
+        raise RequestError("click must be [x, y], pixels of the board picture")
+    x, y = (_int(v, "click coordinate") for v in click)
+    text = hook(game, x, y)
+    if text is None:
+        raise RequestError("that click is off the board; click a cell or an action button")
+    return text
 
 
 def watch(body: dict, replay_dir: Path | None) -> dict:

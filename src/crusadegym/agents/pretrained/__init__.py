@@ -36,3 +36,21 @@ def PretrainedAgent(seed: int = 0, game: str = "deus_lo_vult", deterministic: bo
     agent = load_policy_agent(pretrained_path(game), seed=seed, deterministic=deterministic)
     agent.name = "pretrained"
     return agent
+
+
+def check_pretrained_specs(specs: list[str], game: str) -> None:
+    """Refuse ``pretrained`` seats in a game no policy is shipped for (one line, not a crash)."""
+    for spec in specs:
+        name, _, rest = spec.partition(":")
+        if name == "pretrained":
+            trained_for = "deus_lo_vult"
+            for part in rest.split(":"):
+                key, _, value = part.partition("=")
+                if key == "game":
+                    trained_for = value
+            if trained_for != game:
+                raise UserError(
+                    f"the pretrained policy plays {trained_for}, not {game}; "
+                    "choose another agent, e.g. heuristic"
+                )
+            pretrained_path(game)

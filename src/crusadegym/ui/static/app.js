@@ -139,8 +139,11 @@ function showPlay(v) {
   const status = $("status");
   status.classList.toggle("over", v.over);
   if (v.over) status.textContent = resultText(v);
-  else if (v.human_to_move) status.textContent = `Your move (seat ${v.to_move}): click an action or type it`;
+  else if (v.human_to_move) {
+    status.textContent = `Your move (seat ${v.to_move}): click ${v.clickable ? "the board or " : ""}an action, or type it`;
+  }
   else status.textContent = `Seat ${v.to_move} to move`;
+  if (v.hidden_information) status.textContent += " (the board shows every seat's hidden cards)";
   const legal = $("legal");
   legal.innerHTML = "";
   for (const a of v.legal) {
@@ -254,6 +257,12 @@ function wire() {
     send({ text }).then(() => { if (!$("error").textContent) $("move-text").value = ""; });
   });
   $("undo").addEventListener("click", () => send({ undo: true }));
+  $("board").addEventListener("click", (ev) => {
+    const img = $("board");
+    const x = Math.floor((ev.offsetX * img.naturalWidth) / img.clientWidth);
+    const y = Math.floor((ev.offsetY * img.naturalHeight) / img.clientHeight);
+    send({ click: [x, y] });
+  });
   $("toggle-text").addEventListener("click", () => {
     $("board-text").hidden = !$("board-text").hidden;
     $("board").hidden = !$("board-text").hidden;
