@@ -17,7 +17,11 @@ trap 'rm -rf "$WORK"' EXIT
 EXTRAS="arena"
 
 echo "== build the wheel"
-"$PY" -m pip wheel --quiet --no-deps --no-build-isolation -w "$WORK/dist" "$ROOT"
+# Reuse .venv's setuptools when it can build this pyproject (>= 77); else pip fetches one.
+ISOLATION="--no-build-isolation"
+"$PY" -c 'import setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)' \
+  2>/dev/null || ISOLATION=""
+"$PY" -m pip wheel --quiet --no-deps $ISOLATION -w "$WORK/dist" "$ROOT"
 WHEEL="$(ls "$WORK"/dist/crusadegym-*.whl)"
 echo "   $(basename "$WHEEL")"
 
