@@ -1,4 +1,4 @@
-"""``crusadegym play``: sit at a game against an agent, or watch agents play each other.
+"""crusadegym play: sit at a game against an agent, or watch agents play each other.
 
 Human against an agent (the default when no --seats is given):
 
@@ -125,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "random, policy:PATH.zip, pretrained, or any agent spec such as "
                         "mcts:iterations=400 (default: %(default)s)")  # fmt: skip
     p.add_argument("--seat", type=int, default=0,
-                   help="your seat, 0 moves first in seat order (default: 0)")  # fmt: skip
+                   help="your seat, 0 to players-1 (default: 0); with --games N the "
+                        "seats rotate from game to game")  # fmt: skip
     p.add_argument("--seats", default=None, metavar="A,B,...",
                    help="one agent spec per seat instead of --vs/--seat, rotated over the "
                         "seats from game to game; `human` may take any seat; without a human "
