@@ -31,7 +31,11 @@ def _random_positions(g, n_games: int, seed: int, every: int = 7):
 
 
 def resample_hidden(
-    state: np.ndarray, seat: int, players: int, rng: np.random.Generator
+    state: np.ndarray,
+    seat: int,
+    players: int,
+    rng: np.random.Generator,
+    vp_and_dice: bool = True,
 ) -> np.ndarray:
     """Plain Python: shuffle every card ``seat`` does not know among the places those cards
     occupy (each place keeps who knows it), re-randomise rivals' VP and the RNG."""
@@ -58,10 +62,11 @@ def resample_hidden(
             s[L.DECK + idx] = c
         elif loc == L.LOC_DISCARD:
             s[L.DISC + idx] = c
-    for p in range(players):
-        if p != seat:
-            s[L.player(p) + L.VP] = rng.integers(0, 60)
-    s[L.RNG : L.RNG + 2] = rng.integers(1, 2**31, size=2)
+    if vp_and_dice:
+        for p in range(players):
+            if p != seat:
+                s[L.player(p) + L.VP] = rng.integers(0, 60)
+        s[L.RNG : L.RNG + 2] = rng.integers(1, 2**31, size=2)
     return s
 
 
@@ -162,3 +167,20 @@ def test_determinize_is_deterministic_given_the_state_and_checks_its_seat():
         g.determinize(s, 2)
     with pytest.raises(TypeError):
         g.determinize(s, "0")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_determinize_depends_only_on_the_seat_view(players):
+    """Two states that differ only in cards ``seat`` cannot see determinize identically."""
+    g = game(players=players, max_turns=60)
+    rng = np.random.default_rng(7)
+    n = 0
+    for s in _random_positions(g, 2, 20 + players, every=11):
+        for seat in range(players):
+            other = resample_hidden(s, seat, players, rng, vp_and_dice=False)
+            a, b = s.copy(), other.copy()
+            g.determinize(a, seat)
+            g.determinize(b, seat)
+            assert np.array_equal(a, b)
+            n += int(not np.array_equal(s, other))
+    assert n > 20

@@ -120,48 +120,57 @@ def determinize(state, params, seat):
     """Resample, in place, every card whose identity ``seat`` does not know.
 
     The unseen cards (the draw pile, rivals' hands, discarded cards hidden under an
-    offering) are dealt back at random into the very places they occupied, each place
-    keeping who knows it. Sizes of hands and piles, every column, the top card of each
-    offering and ``seat``'s own hand are untouched, so ``seat``'s observation is
-    unchanged. VP are left as they are: every VP change is a public event (a Vesta
-    offering, a card effect, an attack, an escape), so a seat that remembers the game
-    knows every total; the rulebook hides them only from memory (docs/rules/deus.md).
+    offering) are dealt back at random into the places they occupied, each place keeping
+    who knows it. Sizes of hands and piles, every column, the top card of each offering
+    and ``seat``'s own hand are untouched, so ``seat``'s observation is unchanged. The
+    places are listed in a fixed order (deck, discard pile, hands by seat) and the cards
+    by id, so the result depends only on what ``seat`` sees and on the RNG: two states
+    that differ only in what ``seat`` cannot see determinize to the same state.
+    VP are left as they are: every VP change is a public event (a Vesta offering, a card
+    effect, an attack, an escape), so a seat that remembers the game knows every total;
+    the rulebook hides the tokens, not the events (docs/rules/deus.md).
     Chance comes from the state's RNG, which this advances.
     """
     bit = 1 << seat
-    ids = np.empty(T.N_CARDS, np.int64)
+    players = params[P_PLAYERS]
+    # the unseen places, in a fixed order: (location, pile index, who knows it)
+    where = np.empty(T.N_CARDS, np.int64)
+    index = np.empty(T.N_CARDS, np.int64)
+    known = np.empty(T.N_CARDS, np.int64)
     n = 0
+    for i in range(state[DECK_N]):
+        c = state[DECK + i]
+        if not state[KNOWN + c] & bit:
+            where[n], index[n], known[n] = LOC_DECK, i, state[KNOWN + c]
+            n += 1
+    for i in range(state[DISC_N]):
+        c = state[DISC + i]
+        if not state[KNOWN + c] & bit:
+            where[n], index[n], known[n] = LOC_DISCARD, i, state[KNOWN + c]
+            n += 1
+    for q in range(players):
+        for c in range(T.N_CARDS):
+            if state[CARD_LOC + c] == LOC_HAND0 + q and not state[KNOWN + c] & bit:
+                where[n], index[n], known[n] = LOC_HAND0 + q, -1, state[KNOWN + c]
+                n += 1
+    # the unseen cards, by id
+    ids = np.empty(n, np.int64)
+    m = 0
     for c in range(T.N_CARDS):
         loc = state[CARD_LOC + c]
-        if state[KNOWN + c] & bit:
-            continue
-        if loc == LOC_DECK or loc == LOC_DISCARD or loc >= LOC_HAND0 and loc < LOC_HAND0 + 4:
-            ids[n] = c
-            n += 1
-    if n < 2:
-        return
-    # the places, in id order of their current cards: (location, pile index, known bits)
-    where = np.empty(T.N_CARDS, np.int64)
-    known = np.empty(T.N_CARDS, np.int64)
-    pile_pos = np.full(T.N_CARDS, -1, np.int64)
-    for i in range(state[DECK_N]):
-        pile_pos[state[DECK + i]] = i
-    for i in range(state[DISC_N]):
-        pile_pos[state[DISC + i]] = i
+        in_place = loc == LOC_DECK or loc == LOC_DISCARD or LOC_HAND0 <= loc < LOC_HAND0 + players
+        if in_place and not state[KNOWN + c] & bit:
+            ids[m] = c
+            m += 1
+    rng.shuffle(state, RNG, ids, n)
     for i in range(n):
-        where[i] = state[CARD_LOC + ids[i]]
-        known[i] = state[KNOWN + ids[i]]
-    slots = pile_pos[ids[:n]].copy()
-    perm = ids[:n].copy()
-    rng.shuffle(state, RNG, perm, n)
-    for i in range(n):
-        c = perm[i]
+        c = ids[i]
         state[CARD_LOC + c] = where[i]
         state[KNOWN + c] = known[i]
         if where[i] == LOC_DECK:
-            state[DECK + slots[i]] = c
+            state[DECK + index[i]] = c
         elif where[i] == LOC_DISCARD:
-            state[DISC + slots[i]] = c
+            state[DISC + index[i]] = c
 
 
 @jit
