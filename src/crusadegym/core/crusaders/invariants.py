@@ -106,6 +106,6 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
     if len(tiles) != len(set(tiles)):
         errors.append("an influence tile lies in two regions")
     taken = sum(int(_seat(state, p, L.PL_NTILES)[0]) for p in range(players))
-    if expansion and taken + len(tiles) != int(np.sum(params[P_ACTIVE : P_ACTIVE + T.N_REGIONS])):
-        errors.append(f"influence tiles: {taken} taken + {len(tiles)} left != one per region")
+    if taken + len(tiles) > int(np.sum(params[P_ACTIVE : P_ACTIVE + T.N_REGIONS])):
+        errors.append(f"influence tiles: {taken} taken + {len(tiles)} left > one per region")
     return errors

@@ -1,0 +1,500 @@
+"""Crusaders rules as positions in the game's text notation, each citing its rule.
+
+[R] = the Divine Influence rulebook (``shared/rulebooks/crusaders_divine_influence.txt``),
+[C] = a sourced base-game fact (``shared/research/crusaders_published_facts.md``).
+Stand-in numbers are read from ``tables`` so the tests survive a real table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from crusadegym.core import IllegalActionError, make_game
+from crusadegym.core.crusaders import layout as L
+from crusadegym.core.crusaders import tables as T
+from crusadegym.core.crusaders.invariants import check
+from crusadegym.core.crusaders.notation import format_position, parse_position
+from crusadegym.core.crusaders.scoring import final_points, majority
+
+BASE_WHEEL = "  wheel TB:2 TI:2 MC:2 CB:2 IM:2 BI:2"
+FULL_BOARD = ""
+
+
+def position(text: str, **options):
+    """(game, state) of a position; the game's config matches the header."""
+    state, params = parse_position(text, **options)
+    head = dict(w.split("=") for w in text.strip().split("\n")[0].split()[1:])
+    game = make_game(
+        "crusaders",
+        players=int(head.get("players", 2)),
+        expansion=head.get("expansion", "1") == "1",
+        **options,
+    )
+    assert np.array_equal(game.params, params)
+    assert check(state, params) == [], check(state, params)
+    return game, state
+
+
+def play(game, state, *moves: str) -> None:
+    """Step the named actions, each of which must be legal."""
+    for text in moves:
+        game.step(state, game.parse_action(text, state))
+        assert check(state, game.params) == [], (text, check(state, game.params))
+
+
+def seat(state, p: int, off: int) -> int:
+    return int(state[L.pl(p) + off])
+
+
+def legal(game, state) -> set[str]:
+    return {game.action_to_str(int(a), state) for a in game.legal_actions(state)}
+
+
+def tile_id(kind: int, cost: int, action: int = -1) -> int:
+    """First influence tile of this kind and cost (and action type)."""
+    for i, (k, c, a, _) in enumerate(T.INF_TILES):
+        if k == kind and c == cost and (action < 0 or a == action):
+            return i
+    raise AssertionError("no such tile")
+
+
+# ------------------------------------------------------------------ A-1..A-3 Influence [R]
+LEVEL_II = tile_id(T.TILE_ONCE, 4, T.MUSTER)
+A1 = f"""
+crusaders players=2 expansion=1 seat=0
+seat 0 score=0
+  wheel TB:2 TI:2 MC:2 CB:2 IM:4 BI:2
+  knights d3 - - -
+seat 1
+  knights c3 - - -
+region d3 inf={LEVEL_II}
+region e3 inf={tile_id(T.TILE_ONCE, 5)}
+region c3 inf={tile_id(T.TILE_PERMANENT, 6)}
+"""
+
+
+def test_a1_a2_influence_collects_the_tile_costing_x_or_less_and_scores_its_level():
+    """A-1 Paula has 4 tokens for Influence; A-2 she collects the level II tile of her
+    knight's region and 2 Influence points [R Influence 1-2]."""
+    game, s = position(A1)
+    play(game, s, "resolve 5")
+    assert L.PHASE_NAMES[s[L.PHASE]] == "influence"
+    # only the knight's region, and only a tile costing <= X = 4
+    assert {a for a in legal(game, s) if a.startswith("region")} == {"region d3"}
+    play(game, s, "region d3")
+    assert seat(s, 0, L.PL_SCORE) == T.INF_TILES[LEVEL_II, 3] == 2
+    assert seat(s, 0, L.PL_NTILES) == 1
+    assert seat(s, 0, L.PL_ONCE + T.MUSTER) == 1  # a one-time tile kept face up [R]
+
+
+def test_a3_coat_of_arms_replaces_the_tile_and_makes_leaving_cheaper():
+    """A-3 a Coat-of-Arms replaces the tile; leaving that region costs 1 less [R Travel]."""
+    game, s = position(A1)
+    play(game, s, "resolve 5", "region d3")
+    r = T.REGION_NAMES.index("d3")
+    assert s[L.R_INF + r] == -1 and s[L.R_COAT + r] == 0
+    assert seat(s, 0, L.PL_COATS) == T.COATS_OF_ARMS - 1
+    # Travel with 1 token: leaving d3 costs 0 now, so two steps are possible
+    play(game, s, "upgrade 1", "done")  # seat 1 upgrades a wedge and passes
+    assert game.current_player(s) == 0
+    tok_before = seat(s, 0, L.PL_TOK + 0)
+    assert tok_before >= 1
+    play(game, s, "resolve 1")  # TB wedge, basic side: Travel with X = its tokens
+    left = int(s[L.TRAVEL_LEFT])
+    play(game, s, "move 0 c3")
+    assert int(s[L.TRAVEL_LEFT]) == left  # leaving d3 (coat, no enemy) cost 0
+
+
+def test_coat_of_arms_with_an_enemy_costs_one():
+    """ "1 movement point if an Enemy is present, 0 if not" [R Travel]."""
+    text = """
+crusaders players=2 expansion=1
+seat 0
+  wheel TB:1 TI:2 MC:2 CB:2 IM:2 BI:2
+  knights d3 - - -
+seat 1
+  knights c3 - - -
+region d3 enemy=P coat=0
+"""
+    game, s = position(text)
+    play(game, s, "resolve 1")
+    assert "move 0 c3" in legal(game, s)  # costs 1 = X
+    play(game, s, "move 0 c3")
+    assert int(s[L.TRAVEL_LEFT]) == 0
+
+
+def test_leaving_an_enemy_region_costs_two_without_a_coat():
+    """ "Travel costs 1 / 2 out of an enemy region" [C]."""
+    text = """
+crusaders players=2 expansion=0
+seat 0
+  wheel TB:1 TI:2 MC:2 CB:2 IM:2 BI:2
+  knights d3 - - -
+seat 1
+  knights c3 - - -
+region d3 enemy=S
+"""
+    game, s = position(text)
+    play(game, s, "resolve 1")
+    assert not any(a.startswith("move") for a in legal(game, s))  # X = 1 < 2
+    assert game.current_player(s) == 1  # nothing to do: the wedge was sown, turn over
+
+
+def test_influence_cannot_take_a_tile_costing_more_than_x():
+    game, s = position(A1.replace("IM:4", "IM:3"))
+    play(game, s, "resolve 5")
+    assert seat(s, 0, L.PL_NTILES) == 0 and game.current_player(s) == 1
+
+
+def test_brandenburg_influences_one_region_away():
+    """Bailiwick of Brandenburg: "Influence action in a region up to 1 region away" [R]."""
+    text = A1.replace(f"region d3 inf={LEVEL_II}\n", "").replace(
+        "region e3 inf=", f"region e3 inf={LEVEL_II}\nregion b1 inf="
+    )
+    game, s = position(text)
+    play(game, s, "resolve 5")
+    assert game.current_player(s) == 1  # e3 is next door: out of reach
+    game, s = position(text.replace("seat 0 score=0", "seat 0 order=brandenburg"))
+    play(game, s, "resolve 5")
+    assert {a for a in legal(game, s) if a.startswith("region")} == {"region e3"}
+
+
+# ------------------------------------------------------------------ B-1..B-5 Build [R]
+B1 = """
+crusaders players=2 expansion=1 seat=0
+seat 0 score=0
+  wheel TB:5^ TI:2 MC:2 CB:2 IM:2 BI:2
+  board chapel=234
+  knights d3 - - -
+seat 1
+  knights f5 - - -
+region c3 bld=1Ch1
+"""
+
+
+def test_b2_five_tokens_build_a_level_one_keep_in_an_empty_region():
+    """B-1 Greg has 5 tokens on his Travel/Build wedge; B-2 he could spend all of them
+    on a level I Keep (cost 5) in this empty region [R Build]."""
+    game, s = position(B1)
+    play(game, s, "resolve 1", "split 0")  # 0 to Travel, 5 to Build
+    assert "build keep" in legal(game, s)
+    play(game, s, "build keep", "region d3")
+    r = T.REGION_NAMES.index("d3")
+    assert s[L.R_BLD_A + r] == 0 * 32 + T.KEEP * 4 + 0
+    assert seat(s, 0, L.PL_SCORE) == 1  # Influence = the level [R]
+    assert seat(s, 0, L.PL_TROOPS) == 1  # first 3 Keeps: next troop free [R]
+
+
+def test_b3_b4_travel_then_a_level_two_chapel_beside_a_church():
+    """B-3 1 token moves him beside a purple church, 4 build a level II Chapel (6, 4 with
+    a Church); B-4 it gives an extra action token and 2 Influence points [R Build]."""
+    game, s = position(B1)
+    play(game, s, "resolve 1", "split 1", "first first", "move 0 c3")
+    assert int(s[L.STRENGTH]) == 4 and "build chapel" in legal(game, s)
+    play(game, s, "build chapel", "region c3")
+    r = T.REGION_NAMES.index("c3")
+    assert s[L.R_BLD_B + r] == T.CHAPEL * 4 + 1  # level II beside the Church
+    assert seat(s, 0, L.PL_SCORE) == 2
+    # sowing done; the Chapel's token lands on the wedge used this turn [R]
+    assert seat(s, 0, L.PL_TOK + 0) == 1 and seat(s, 0, L.PL_TOKTOTAL) == T.BASE_TOKENS + 4
+    assert game.current_player(s) == 1
+
+
+def test_chapel_without_a_church_costs_full_price():
+    game, s = position(B1.replace("region c3 bld=1Ch1", "region c3 bld=1Fa1"))
+    play(game, s, "resolve 1", "split 1", "first first", "move 0 c3")
+    assert "build chapel" not in legal(game, s)  # 6 > 4 and c3 is not empty
+
+
+B5 = """
+crusaders players=2 expansion=1 seat=0
+seat 0 score=0
+  wheel TB:2 TI:2 MC:2 CB:2 IM:2 BI:8
+  board mill=4 keep=234
+  knights d3 - - -
+seat 1
+  knights f5 - - -
+"""
+
+
+def test_b5_level_four_mill_removes_any_building_but_the_level_four_bank():
+    """B-5 Paula's level IV Mill removes her level IV Keep although Keeps II and III are
+    still on her board; never the level IV Bank [R Expansion Building Types]."""
+    game, s = position(B5)
+    play(game, s, "resolve 6", "build mill", "region d3")
+    options = {a for a in legal(game, s) if a.startswith("mill")}
+    assert "mill keep IV" in options and "mill bank IV" not in options
+    assert "mill castle IV" in options and "mill keep II" in options
+    play(game, s, "mill keep IV")
+    assert seat(s, 0, L.PL_BOARD + T.KEEP) == 0b0110  # levels II and III stay
+    pts = np.zeros(4, np.int64)
+    final_points(s, game.params, pts)
+    assert pts[0] >= seat(s, 0, L.PL_TROOPS)  # Keep IV: 1 per face-up troop [R]
+
+
+def test_lower_mill_removes_only_up_to_its_level():
+    game, s = position(B5.replace("mill=4", "mill=1234").replace("BI:8", "BI:5"))
+    play(game, s, "resolve 6", "build mill", "region d3")
+    options = {a for a in legal(game, s) if a.startswith("mill")}
+    assert options and all(a.endswith(" I") for a in options)
+
+
+def test_no_building_in_an_enemy_region_and_one_per_region():
+    """ "Buildings still cannot be erected in a region with an enemy token. Each region may
+    only contain 1 building" [R]/[C]."""
+    text = """
+crusaders players=2 expansion=1
+seat 0
+  wheel TB:2 TI:2 MC:2 CB:2 IM:2 BI:8
+  knights d3 c3 e3 -
+seat 1
+  knights f5 - - -
+region d3 enemy=P
+region c3 bld=1Ba1
+"""
+    game, s = position(text)
+    play(game, s, "resolve 6", "build castle")
+    assert {a for a in legal(game, s) if a.startswith("region")} == {"region e3"}
+
+
+def test_castle_releases_a_knight_into_its_region():
+    """ "A castle unlocks a knight, placed in that castle's region" [C]."""
+    text = """
+crusaders players=2 expansion=0
+seat 0
+  wheel TB:2 TI:2 MC:2 CB:2 IM:2 BI:3
+  knights d3 - - -
+seat 1
+  knights f5 - - -
+"""
+    game, s = position(text)
+    play(game, s, "resolve 6", "build castle", "region d3")
+    knights = [seat(s, 0, L.PL_KNIGHT + k) for k in range(T.N_KNIGHTS)]
+    released = T.REGION_NAMES.index("d3") if T.CASTLE_KNIGHT[0] else T.KNIGHT_AWAY
+    assert knights[:2] == [T.REGION_NAMES.index("d3"), released]
+
+
+def test_vault_flips_a_wedge_without_distributing():
+    """ "When building the first 3 Vaults, you may immediately flip an action wedge to
+    the upgraded side. Do not distribute any tokens" [R]."""
+    text = B5.replace("board mill=4 keep=234", "board vault=1234").replace("BI:8", "BI:5")
+    game, s = position(text)
+    play(game, s, "resolve 6", "build vault", "region d3", "wedge 3")
+    assert seat(s, 0, L.PL_UP + 2) == 1
+    assert [seat(s, 0, L.PL_TOK + i) for i in range(6)] == [3, 3, 3, 3, 3, 0]
+
+
+def test_dragon_builds_an_expansion_building_beside_any_building_for_one_less():
+    """Order of the Dragon: -1 in an empty region; any one building counts as empty [R]."""
+    text = """
+crusaders players=2 expansion=1
+seat 0 order=dragon
+  wheel TB:2 TI:2 MC:2 CB:2 IM:2 BI:4
+  knights d3 c3 - -
+seat 1
+  knights f5 - - -
+region c3 bld=1Fa1
+"""
+    game, s = position(text)
+    play(game, s, "resolve 6", "build keep")
+    assert {a for a in legal(game, s) if a.startswith("region")} == {"region d3", "region c3"}
+
+
+# ------------------------------------------------------------------ C-1 Distribute [R]
+def test_c1_distribute_tile_sows_a_wedge_after_the_turn_without_its_action():
+    """C-1 some tiles let you distribute one additional time at the end of your turn;
+    do not resolve the action of that wedge [R Distribute]."""
+    dist = tile_id(T.TILE_DISTRIBUTE, 3)
+    text = f"""
+crusaders players=2 expansion=1
+seat 0
+  wheel TB:2 TI:2 MC:3 CB:2 IM:3 BI:2
+  knights d3 - - -
+seat 1
+  knights f5 - - -
+region d3 inf={dist}
+"""
+    game, s = position(text)
+    play(game, s, "resolve 5", "region d3")
+    assert L.PHASE_NAMES[s[L.PHASE]] == "distribute" and game.current_player(s) == 0
+    score = seat(s, 0, L.PL_SCORE)
+    play(game, s, "wedge 3")  # the Muster wedge: sown, not mustered
+    assert seat(s, 0, L.PL_TROOPS) == 0 and seat(s, 0, L.PL_SCORE) == score
+    assert [seat(s, 0, L.PL_TOK + i) for i in range(6)] == [3, 3, 0, 3, 1, 4]
+    assert game.current_player(s) == 1
+
+
+def test_upgrade_a_wedge_then_optionally_distribute():
+    """Upgrade a wedge: flip it, then optionally distribute any one wedge [C]."""
+    text = "crusaders players=2 expansion=0\nseat 0\n" + BASE_WHEEL + "\n  knights d3 - - -"
+    text += "\nseat 1\n  knights f5 - - -"
+    game, s = position(text)
+    play(game, s, "upgrade 2")
+    assert seat(s, 0, L.PL_UP + 1) == 1 and L.PHASE_NAMES[s[L.PHASE]] == "distribute"
+    play(game, s, "done")
+    assert game.current_player(s) == 1
+
+
+# ------------------------------------------------------------------ D-1 majorities [R]
+def test_d1_influence_majorities_with_ties():
+    """D-1 first set: Paula 1st, Omar & Beth tied 2nd share the 2nd tile's back; second
+    set: all three tied 1st share the 1st tile's back and 2nd is not awarded [R Scoring]."""
+    out = np.zeros(4, np.int64)
+    majority(np.array([4, 2, 2, 0]), 4, out)  # Paula, Omar, Beth, a 4th without tiles
+    assert out.tolist() == [T.MAJ_FIRST, T.TIE_SHARE_SECOND[2], T.TIE_SHARE_SECOND[2], 0]
+    out[:] = 0
+    majority(np.array([3, 3, 3, 1]), 4, out)
+    assert out.tolist() == [T.TIE_SHARE_FIRST[3]] * 3 + [0]
+
+
+def test_influence_majority_needs_at_least_one_tile():
+    out = np.zeros(4, np.int64)
+    majority(np.array([1, 0, 0, 0]), 4, out)
+    assert out.tolist() == [T.MAJ_FIRST, 0, 0, 0]
+
+
+def test_influence_majority_counts_tiles_at_game_end():
+    text = """
+crusaders players=3 expansion=1 supply=1
+seat 0 tiles=3
+  knights d3 - - -
+seat 1 tiles=1
+  knights c3 - - -
+seat 2 tiles=1
+  knights e3 - - -
+"""
+    game, s = position(text)
+    pts = np.zeros(4, np.int64)
+    final_points(s, game.params, pts)
+    assert pts[:3].tolist() == [T.MAJ_FIRST, T.TIE_SHARE_SECOND[2], T.TIE_SHARE_SECOND[2]]
+
+
+# ------------------------------------------------------------------ base actions [C]
+def test_muster_costs_and_scores_the_lowest_troop():
+    """Muster costs the level of your lowest unmustered troop and scores it [C]."""
+    text = "crusaders players=2 expansion=0\nseat 0 troops=1\n  wheel TB:2 TI:2 MC:4 CB:2 IM:2 BI:2"
+    text += "\n  knights d3 - - -\nseat 1\n  knights f5 - - -"
+    game, s = position(text)
+    play(game, s, "resolve 3")
+    assert seat(s, 0, L.PL_TROOPS) == 2 and seat(s, 0, L.PL_SCORE) == T.TROOP_LEVEL[1]
+
+
+def test_crusade_scores_the_strength_and_advances_the_track():
+    """Prussians: gain their strength, then advance their track 1 space; keep it [C]."""
+    text = """
+crusaders players=2 expansion=1
+seat 0
+  wheel TB:2 TI:2 MC:2 CB:6 IM:2 BI:2
+  knights d3 - - -
+seat 1
+  knights f5 - - -
+region d3 enemy=P
+"""
+    game, s = position(text)
+    play(game, s, "resolve 4", "region d3")
+    assert seat(s, 0, L.PL_SCORE) == T.TRACK_EXPANSION[0, 0]
+    assert s[L.TRACK] == 1 and seat(s, 0, L.PL_CAPT) == 1
+
+
+def test_saracen_is_strength_six_and_offers_its_reward():
+    """Saracens: always strength 6; build the shown building there, or 3 influence [C]."""
+    text = """
+crusaders players=2 expansion=0
+seat 0
+  wheel TB:2 TI:2 MC:2 CB:5 IM:2 BI:2
+  knights d3 - - -
+seat 1
+  knights f5 - - -
+region d3 enemy=Ach
+"""
+    game, s = position(text)
+    play(game, s, "resolve 4")
+    assert game.current_player(s) == 1  # 5 < 6: no target
+    game, s = position(text.replace("CB:5", "CB:6"))
+    play(game, s, "resolve 4", "region d3")
+    assert legal(game, s) == {"saracen build", "saracen influence"}
+    play(game, s, "saracen build")
+    assert s[L.R_BLD_A + T.REGION_NAMES.index("d3")] == T.CHURCH * 4
+    assert seat(s, 0, L.PL_SCORE) == 1
+
+
+def test_end_trigger_finishes_the_round_and_earlier_seat_wins_ties():
+    """The supply running out ends the game once the round is finished [C]; a tie goes
+    to the player earlier in turn order [R]."""
+    text = """
+crusaders players=2 expansion=0 seat=0 supply=3
+seat 0
+  wheel TB:2 TI:2 MC:3 CB:2 IM:2 BI:2
+  knights d3 - - -
+seat 1 score=3
+  wheel TB:2 TI:2 MC:2 CB:2 IM:2 BI:2
+  knights f5 - - -
+"""
+    game, s = position(text)
+    play(game, s, "resolve 3")  # muster the 3 troop: supply 0, end triggered
+    assert s[L.ENDING] == 1 and not game.is_terminal(s)
+    play(game, s, "upgrade 1", "done")  # seat 1 finishes the round
+    assert game.is_terminal(s)
+    assert game.returns(s).tolist() == [1.0, -1.0]  # 3 = 3: seat 0 is earlier
+
+
+# ------------------------------------------------------------------ orders [C]/[R]
+@pytest.mark.parametrize(
+    ("order", "total"),
+    [("calatrava", 6), ("holy_sepulchre", 14), ("templar", 10), ("female_band", 11)],
+)
+def test_order_setup_changes_the_tokens(order, total):
+    game = make_game("crusaders", players=2, orders="free")
+    s = game.new_state(1)
+    play(game, s, f"order {order}")
+    while L.PHASE_NAMES[s[L.PHASE]] == "setup":
+        play(game, s, game.action_to_str(int(game.legal_actions(s)[0]), s))
+    assert seat(s, 0, L.PL_TOKTOTAL) == total
+
+
+def test_giant_token_counts_two_when_resolving():
+    """Female Order of the Band: "The giant token counts as 2 tokens" [R]."""
+    text = """
+crusaders players=2 expansion=0
+seat 0 order=female_band
+  wheel TB:2 TI:2 MC:1g CB:2 IM:2 BI:2
+  knights d3 - - -
+seat 1
+  knights f5 - - -
+"""
+    game, s = position(text)
+    play(game, s, "resolve 3")  # X = 2 < 3: no troop; then the giant is sown onward
+    assert seat(s, 0, L.PL_TROOPS) == 0 and seat(s, 0, L.PL_GIANT) == 3
+
+
+def test_teutonic_may_sow_counter_clockwise():
+    text = "crusaders players=2 expansion=0\nseat 0 order=teutonic\n" + BASE_WHEEL
+    text += "\n  knights d3 - - -\nseat 1\n  knights f5 - - -"
+    game, s = position(text)
+    play(game, s, "resolve 3")
+    assert legal(game, s) == {"sow normal", "sow ccw"}
+    play(game, s, "sow ccw")
+    assert [seat(s, 0, L.PL_TOK + i) for i in range(6)] == [3, 3, 0, 2, 2, 2]
+
+
+def test_livonian_distribute_after_an_expansion_building():
+    text = B5.replace("board mill=4 keep=234", "").replace(
+        "seat 0 score=0", "seat 0 order=livonian"
+    )
+    game, s = position(text.replace("BI:8", "BI:5"))
+    play(game, s, "resolve 6", "build keep", "region d3")
+    assert L.PHASE_NAMES[s[L.PHASE]] == "distribute"
+
+
+def test_illegal_action_is_refused_with_a_clear_message():
+    game, s = position(A1)
+    with pytest.raises(IllegalActionError, match="illegal here"):
+        game.step(s, game.parse_action("region d3", s))
+
+
+def test_notation_round_trip_of_a_worked_example():
+    game, s = position(B1)
+    assert format_position(*parse_position(format_position(s, game.params))) == format_position(
+        s, game.params
+    )
