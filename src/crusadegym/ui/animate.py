@@ -63,7 +63,10 @@ def draw_frame(game: Game, state: np.ndarray, text: str, scale: float = 1.0) -> 
         board = board.resize(size, Image.Resampling.LANCZOS)
     frame = Image.new("RGB", (board.width, board.height + CAPTION_HEIGHT), "white")
     frame.paste(board, (0, CAPTION_HEIGHT))
-    font = ImageFont.load_default(size=CAPTION_FONT_SIZE)
+    try:
+        font = ImageFont.load_default(size=CAPTION_FONT_SIZE)
+    except TypeError:  # Pillow < 10.1 has one fixed-size default font
+        font = ImageFont.load_default()
     ImageDraw.Draw(frame).text((4, 3), text, fill="black", font=font)
     return frame
 
