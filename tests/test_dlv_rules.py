@@ -497,3 +497,181 @@ def test_observation_is_absolute_with_the_viewer_named():
     planes = g.observe(s, 0)[: O.N_PLANES * 144].reshape(O.N_PLANES, 12, 12)
     assert planes[O.PL_EDGE + T.N_ICONS * T.S + T.ICON_S, 2, 1] == 1.0
     assert planes[O.PL_EDGE + T.N_ICONS * T.N + T.ICON_S, 9, 10] == 1.0  # seat 1's faces north
+
+
+# ================================================================== second rules pass (#17)
+# Each test below failed on the engine before issue #17 (see docs/rules/deus_lo_vult.md).
+
+
+# 1. A Refugee is a friend of the faction it is attached to; two factions: the seat to move
+@pytest.mark.parametrize("mover", [0, 1])
+def test_a_refugee_moved_next_to_a_rival_does_not_trample_the_rival(mover):
+    rival = 1 - mover
+    fields = {"d5": f"{rival}F", "e5": f"{rival}A", "f5": f"{rival}F"}  # e5 has two friends
+    fields.update({"e7": f"{mover}F", "e8": "R0", **SPARE})  # the mover's band with a Refugee
+    g, s = position(fields, f"seat={mover} ap=7 phase=army")
+    play(g, s, "cell e8", "cell e6")  # the Refugee, attached to both factions, counts for mover
+    assert at(s, "e5") == "archer side=0 coins=0" and purgatory(s) == []
+    assert at(s, "e6") == "Residential side=1 coins=0"
+
+
+def test_a_refugee_completes_a_t_around_its_own_factions_unit():
+    fields = {"d5": "0F", "e5": "0A", "f5": "0F", "e7": "0F", "e8": "R0", **SPARE}
+    g, s = position(fields)
+    play(g, s, "cell e8", "cell e6")
+    assert at(s, "e5") == "empty" and purgatory(s) == ["archer"]
+
+
+# 2. One move enables at most one charge, and only as the unit's next action
+CHARGE = {"d4": "0C", "d5": "0P", "e6": "sfv", "e4": "sf", **SPARE}  # shields face e5
+
+
+def test_one_move_enables_one_charge():
+    g, s = position(CHARGE)
+    play(g, s, "cell d4", "cell e5", "cell e5", "strike S")
+    assert at(s, "e6") == "saracen_footman side=1 coins=0"  # the charge breaks a shield
+    play(g, s, "cell e5", "strike N")
+    assert at(s, "e4") == "saracen_footman side=0 coins=0"  # a second shield holds
+
+
+def test_another_action_between_move_and_strike_cancels_the_charge():
+    g, s = position(CHARGE)
+    play(g, s, "cell d4", "cell e5", "cell d5", "weaken", "cell e5", "strike S")
+    assert at(s, "e6") == "saracen_footman side=0 coins=0"
+
+
+# 3. The Stampede applies to a Refugee attached to a Crusaders band, whoever moved it
+def test_a_refugee_moved_by_a_saracen_band_into_a_t_is_trampled():
+    fields = {"d6": "0F", "f6": "0F", "e7": "0F", "e5": "sg", "e4": "R0", **SPARE}
+    g, s = position(fields)
+    refugee = token(s, "e4")
+    play(g, s, "cell e4", "cell e6")
+    assert s[L.PHASE] == L.PH_SARACEN  # a Saracen-band move
+    assert at(s, "e6") == "empty" and loc(s, refugee) == L.LOC_OFF and purgatory(s) == []
+
+
+# 4. Between rounds: survivors return to camps, only empty camps are replenished
+LAST_COIN = {"b3": "0F*1", "e5": "R0", "h8": "sg'"}
+
+
+def test_saracens_on_the_field_return_to_camps_with_their_wounds():
+    g, s = position(LAST_COIN, "seat=0 ap=7 phase=army purgatory=sf", rounds=3)
+    survivor, dead = token(s, "h8"), int(s[L.PURG])
+    play(g, s, "cell b3", "give N")
+    assert s[L.ROUND] == 1
+    assert loc(s, survivor) == int(T.SARACEN_CELLS[0])  # back in a camp, centre first
+    assert s[L.TOK_SIDE + survivor] == 1  # still wounded: only the camps heal, for an AP
+    assert loc(s, dead) == L.LOC_PURGATORY
+    assert all(s[L.BOARD + c] >= T.SARACEN_TOKEN0 for c in T.SARACEN_CELLS)
+
+
+def test_tactical_placement_is_used_every_round():
+    g, s = position(LAST_COIN, rounds=3, saracen_placement="tactical", deployment="campaign")
+    play(g, s, "cell b3", "give N")
+    assert s[L.PHASE] == L.PH_PICK and g.current_player(s) == 1  # the next seat picks first
+    assert s[L.SETUP_K] == 1  # the survivor holds the first camp; picks fill the rest
+    picks = 0
+    while s[L.PHASE] == L.PH_PICK:
+        play(g, s, sorted(legal(g, s))[0])
+        picks += 1
+    assert picks == T.N_SARACEN_CELLS - 1 and s[L.PHASE] == L.PH_ARMY
+
+
+# 5. Saracens and towers attack the opponents' Crusaders (option: any Crusader)
+def test_your_saracens_and_towers_do_not_attack_your_own_crusaders():
+    g, s = position({"e5": "0P", "e6": "sf", "h5": "Q8*4", "j5": "0P", **SPARE})
+    assert "cell e6" not in legal(g, s) and "cell h5" not in legal(g, s)
+    g, s = position({"e5": "1P", "e6": "sf", **SPARE})
+    play(g, s, "cell e6", "strike N")  # an opponent's unit: allowed
+    assert at(s, "e5") == "pilgrim side=1 coins=0"
+
+
+def test_saracen_targets_any_lets_saracens_attack_your_own_crusaders():
+    g, s = position({"e5": "0P", "e6": "sf", **SPARE}, saracen_targets="any")
+    play(g, s, "cell e6", "strike N")
+    assert at(s, "e5") == "pilgrim side=1 coins=0"
+
+
+# 6. "Double arrow breaks shields and inflicts 1 damage": 1 damage through every edge
+def test_double_arrow_wound_home_rule_inflicts_one_damage_through_a_heart_too():
+    g, s = position({"e5": "Q11*4", "g5": "1P", **SPARE}, double_arrow_vs_shield="wound")
+    play(g, s, "cell e5", "strike E")
+    assert at(s, "g5") == "pilgrim side=1 coins=0"
+
+
+# 7. Weaken: free (default) or one Action Point
+def test_weaken_costs_an_action_point_with_the_option():
+    g, s = position({"b3": "0F", **SPARE}, weaken_cost="action_point")
+    play(g, s, "cell b3", "weaken")
+    assert at(s, "b3") == "footman side=1 coins=0" and s[L.AP] == 6
+
+
+# 8. No move into a rival camp with the last Action Point
+def test_no_move_into_a_rival_camp_with_the_last_action_point():
+    fields = {"i10": "0F", "i11": "0F", "d5": "sg", "d6": "sg", **SPARE}
+    g, s = position(fields, "seat=0 ap=1 phase=army")
+    play(g, s, "cell i11")
+    assert "cell j10" not in legal(g, s) and "cell h10" in legal(g, s)
+    g, s = position(fields, "seat=0 ap=2 phase=army")
+    play(g, s, "cell i11", "cell j10")  # with a point left to get out again
+    play(g, s, "cell j10", "cell h10")
+    assert purgatory(s) == []
+
+
+def test_no_saracen_move_into_a_crusader_camp_with_the_last_action_point():
+    g, s = position({"d3": "sg", "d4": "sg", **SPARE}, "seat=0 ap=1 phase=saracen")
+    play(g, s, "cell d4")
+    assert "cell c3" not in legal(g, s) and "cell e3" in legal(g, s)
+
+
+def test_a_unit_stuck_in_a_rival_camp_still_goes_to_purgatory():
+    g, s = position({"j10": "0F", "e5": "0F", **SPARE})
+    play(g, s, "end")
+    assert purgatory(s) == ["footman"]
+
+
+# 9. Greek fire is not used in the Duel
+@pytest.mark.parametrize("placement", ["blind", "tactical"])
+def test_greek_fire_is_not_in_the_duel_roster(placement):
+    g = make_game("deus_lo_vult", saracen_placement=placement, deployment="campaign")
+    naffatun = [t for t in range(T.N_TOKENS) if T.KIND_NAMES[T.TOKEN_KIND[t]] == "naffatun"]
+    for seed in range(40):
+        s = g.new_state(seed)
+        assert all(loc(s, t) == L.LOC_OFF for t in naffatun)
+        assert "pick naffatun" not in legal(g, s)
+
+
+# 10. Saracens spawn on empty green cells; the "12 Saracens top" home rule
+def test_a_saracen_spawns_on_an_empty_green_cell_for_an_action_point():
+    g, s = position({"b3": "0F", **SPARE})
+    play(g, s, "cell f1")  # f1: a green camp cell whose moon faces south
+    assert legal(g, s) == {"spawn"}
+    play(g, s, "spawn")
+    t = token(s, "f1")
+    assert T.SARACEN_TOKEN0 <= t < T.QUARTER_TOKEN0 and s[L.TOK_FACE + t] == T.S
+    assert s[L.AP] == 6 and s[L.PHASE] == L.PH_SARACEN
+    assert "cell b3" not in legal(g, s)  # a Saracen action ends the army phase
+
+
+def test_tactical_spawn_picks_the_kind():
+    g, s = position(SPARE, saracen_placement="tactical")
+    play(g, s, "cell f1", "pick mamluk")
+    assert at(s, "f1") == "mamluk side=0 coins=0"
+
+
+def test_twelve_saracens_top_home_rule():
+    kinds = {"d": "sg", "e": "sf", "f": "sa"}  # four of each, off the green cells
+    twelve = {f"{c}{r}": kinds[c] for c in "def" for r in range(8, 12)}
+    assert len(twelve) == 12
+    g, s = position({**twelve, **SPARE}, saracen_cap=12)
+    assert "cell f1" not in legal(g, s)
+    g, s = position({**twelve, **SPARE})
+    assert "cell f1" in legal(g, s)  # no preset limit by default
+
+
+# 11. Readings: securing several coins
+@pytest.mark.parametrize(("secure", "score", "ap"), [("one", 1, 6), ("all", 2, 6)])
+def test_securing_coins_one_per_action_or_all_at_once(secure, score, ap):
+    g, s = position({"b3": "0P*2", **SPARE}, secure_coins=secure)
+    play(g, s, "cell b3", "give N")
+    assert s[L.SCORE] == score and s[L.AP] == ap

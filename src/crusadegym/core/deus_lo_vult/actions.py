@@ -15,7 +15,10 @@ ids                     meaning
 152 .. 155              ``TAKE(d)``: pick up a loose coin from the cell toward d
 156 .. 159              ``WITHDRAW``, ``HEAL``, ``REALIGN``, ``WEAKEN``
 160 .. 165              ``DEPLOY(kind)`` on the selected camp cell
-166 .. 173              ``PICK(kind)``: tactical setup, a Saracen for the next cell
+166 .. 173              ``PICK(kind)``: tactical placement, a Saracen for the next
+                        green cell (setup, between rounds) or for the selected empty
+                        green cell (a spawn). With blind placement ``PICK`` 166 is
+                        ``SPAWN``: a Saracen drawn from the bag at random
 174                     ``END_TURN``
 ======================  =====================================================
 """
@@ -37,6 +40,7 @@ WEAKEN = REALIGN + 1
 DEPLOY0 = WEAKEN + 1
 PICK0 = DEPLOY0 + T.N_CRUSADER_KINDS
 END_TURN = PICK0 + T.N_SARACEN_KINDS
+SPAWN = PICK0  # blind placement: spawn a random Saracen from the bag [R "Placing"]
 N_ACTIONS = END_TURN + 1
 
 _SIMPLE = {
@@ -48,6 +52,12 @@ _SIMPLE = {
 }
 _SIMPLE_BACK = {v: k for k, v in _SIMPLE.items()}
 _DIRECTED = (("strike", STRIKE0), ("give", GIVE0), ("take", TAKE0))
+
+
+def _blind(params) -> bool:
+    from .config import P_SARACEN_PLACE, PLACE_BLIND
+
+    return int(params[P_SARACEN_PLACE]) == PLACE_BLIND
 
 
 def cell_name(c: int) -> str:
@@ -80,6 +90,8 @@ def action_to_str(action: int, state: np.ndarray | None = None, params=None) -> 
         return _SIMPLE[a]
     if DEPLOY0 <= a < PICK0:
         return f"deploy {T.KIND_NAMES[a - DEPLOY0]}"
+    if a == SPAWN and params is not None and _blind(params):
+        return "spawn"
     return f"pick {T.KIND_NAMES[T.KIND_SARACEN0 + a - PICK0]}"
 
 
@@ -91,6 +103,8 @@ def parse_action(text: str, state: np.ndarray | None = None, params=None) -> int
     head, rest = words[0], words[1:]
     if head in _SIMPLE_BACK and not rest:
         return _SIMPLE_BACK[head]
+    if head == "spawn" and not rest:
+        return SPAWN
     if head == "cell" and len(rest) == 1:
         return CELL0 + parse_cell(rest[0])
     for name, base in _DIRECTED:

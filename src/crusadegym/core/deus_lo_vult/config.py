@@ -20,11 +20,45 @@ STAMPEDES = ("unforgiving", "chivalrous")  # [R home rule "Stampede"]
 TIE_RULES = ("last_coin", "shared")  # [R] "last coin is the king" / "a tie remains a tie"
 DOUBLE_ARROW_SHIELD = ("blocked", "wound")  # [R home rules on the double arrow]
 COIN_FACING = ("centre", "out")  # [R] coin edge faces the centre; "out" is a variant [P]
+SARACEN_TARGETS = ("rivals", "any")  # [R "Attack from the City"] "your opponents' Crusader units"
+WEAKEN_COSTS = (
+    "free",
+    "action_point",
+)  # [R] "won't cost an Action Point" / "at an action point cost"
+SECURE_COINS = ("one", "all")  # [R "Move Coin" costs 1] / "moving the coins into it"
+
+# Compiled option values: the kernels compare params against these names, never bare ints.
+DEPLOY_SARACENIC = DEPLOYMENTS.index("saracenic")
+DEPLOY_LATIN = DEPLOYMENTS.index("latin")
+DEPLOY_CAMPAIGN = DEPLOYMENTS.index("campaign")
+PLACE_BLIND = SARACEN_PLACEMENTS.index("blind")
+PLACE_TACTICAL = SARACEN_PLACEMENTS.index("tactical")
+STAMPEDE_UNFORGIVING = STAMPEDES.index("unforgiving")
+STAMPEDE_CHIVALROUS = STAMPEDES.index("chivalrous")
+TIE_LAST_COIN = TIE_RULES.index("last_coin")
+TIE_SHARED = TIE_RULES.index("shared")
+DBL_SHIELD_BLOCKED = DOUBLE_ARROW_SHIELD.index("blocked")
+DBL_SHIELD_WOUND = DOUBLE_ARROW_SHIELD.index("wound")
+TARGETS_RIVALS = SARACEN_TARGETS.index("rivals")
+TARGETS_ANY = SARACEN_TARGETS.index("any")
+WEAKEN_FREE = WEAKEN_COSTS.index("free")
+WEAKEN_PAID = WEAKEN_COSTS.index("action_point")
+SECURE_ONE = SECURE_COINS.index("one")
+SECURE_ALL = SECURE_COINS.index("all")
+OFF, ON = 0, 1  # boolean options (robbing, double_arrow_adjacent)
+NO_SARACEN_CAP = 0  # saracen_cap value meaning "no preset limit" [R]
 
 # params slots
 P_PLAYERS, P_DEPLOY, P_PRE_UNITS, P_PRE_POINTS, P_SARACEN_PLACE = 0, 1, 2, 3, 4
 P_CHIVALROUS, P_ROBBING, P_TIE, P_DBL_ADJ, P_DBL_SHIELD = 5, 6, 7, 8, 9
-P_MAX_TURNS, P_ROUNDS = 10, 11
+P_MAX_TURNS, P_ROUNDS, P_SARACEN_TARGETS, P_WEAKEN_COST, P_SARACEN_CAP, P_SECURE = (
+    10,
+    11,
+    12,
+    13,
+    14,
+    15,
+)
 P_CAMP_OWNER = 16  # [144] seat whose camp (ring or centre) holds the cell, else -1
 P_CAMP_CENTRE = P_CAMP_OWNER + T.N_CELLS  # [4] cell of each seat's camp centre, -1 unused
 P_SEAT_FACING = P_CAMP_CENTRE + 4  # [4] facing of each seat's tokens
@@ -47,6 +81,12 @@ class DuelConfig:
     coin_facing: the City Quarters' coin edge faces "centre" [R] or "out" [P].
     rounds: 1-3 (3 in the rulebook; fewer for fast tests and training).
     max_turns: turn cap; a game reaching it ends truncated and is scored on coins [P].
+    saracen_targets: Saracens and City Quarter towers attack "rivals" (the opponents of
+    the seat playing them, [R "Attack from the City"]) or "any" Crusader.
+    weaken_cost: weakening is "free" [R "Heal Unit"] or costs an "action_point" [R
+    "Carrying and Stealing Coins"]. saracen_cap: 0 = "no preset limit" [R]; n = the
+    home rule "12 Saracens top" with any n. secure_coins: a GIVE into the camp centre
+    secures "one" coin (one Move Coin) or "all" the coins the unit carries.
     """
 
     players: int = 2
@@ -62,6 +102,10 @@ class DuelConfig:
     coin_facing: str = "centre"
     rounds: int = 3
     max_turns: int = 120
+    saracen_targets: str = "rivals"
+    weaken_cost: str = "free"
+    saracen_cap: int = 0
+    secure_coins: str = "one"
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple) -> None:
@@ -84,6 +128,20 @@ class DuelConfig:
         choice("coin_facing", COIN_FACING)
         integer("rounds", 1, 3)
         integer("max_turns", 1, 100_000)
+        choice("saracen_targets", SARACEN_TARGETS)
+        choice("weaken_cost", WEAKEN_COSTS)
+        choice("secure_coins", SECURE_COINS)
+        cap = self.saracen_cap
+        if (
+            isinstance(cap, bool)
+            or not isinstance(cap, (int, np.integer))
+            or not (cap == NO_SARACEN_CAP or T.N_SARACEN_CELLS <= cap <= T.N_DUEL_SARACENS)
+        ):
+            raise ValueError(
+                f"saracen_cap must be 0 (no limit) or an integer in [{T.N_SARACEN_CELLS}, "
+                f"{T.N_DUEL_SARACENS}] (setup fills all {T.N_SARACEN_CELLS} green cells), "
+                f"got {cap!r}"
+            )
         for flag in ("robbing", "double_arrow_adjacent"):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be a bool, got {getattr(self, flag)!r}")
@@ -104,6 +162,10 @@ def make_params(cfg: DuelConfig) -> np.ndarray:
     p[P_DBL_SHIELD] = DOUBLE_ARROW_SHIELD.index(cfg.double_arrow_vs_shield)
     p[P_MAX_TURNS] = cfg.max_turns
     p[P_ROUNDS] = cfg.rounds
+    p[P_SARACEN_TARGETS] = SARACEN_TARGETS.index(cfg.saracen_targets)
+    p[P_WEAKEN_COST] = WEAKEN_COSTS.index(cfg.weaken_cost)
+    p[P_SARACEN_CAP] = cfg.saracen_cap
+    p[P_SECURE] = SECURE_COINS.index(cfg.secure_coins)
     p[P_CAMP_OWNER : P_CAMP_OWNER + T.N_CELLS] = -1
     p[P_CAMP_CENTRE : P_CAMP_CENTRE + 4] = -1
     p[P_SEAT_CORNER : P_SEAT_CORNER + 4] = -1
@@ -115,6 +177,6 @@ def make_params(cfg: DuelConfig) -> np.ndarray:
         p[P_CAMP_CENTRE + seat] = T.SIZE * (r0 + 1) + (c0 + 1)
         p[P_SEAT_FACING + seat] = T.CAMP_FACING[corner]
         p[P_SEAT_CORNER + seat] = corner
-    flip = 2 if cfg.coin_facing == "out" else 0
+    flip = 2 if cfg.coin_facing == "out" else 0  # "out": the coin edge turned half round
     p[P_QUARTER_FACING : P_QUARTER_FACING + 4] = (T.QUARTER_COIN_DIR + flip) % 4
     return p

@@ -17,7 +17,7 @@ Tokens (see ``tables.TOKEN_KIND``/``TOKEN_OWNER``): LOC is a cell, or one of
 (discarded Refugee), ``LOC_STACK`` (City Quarter not yet dealt). SIDE is 0 strong /
 1 weak (City Quarter: 0 quarter / 1 Refugee). FACE is the direction of the front
 edge. COINS is what a Crusader carries or what a City Quarter still holds. MOVED marks
-a unit that moved this turn (it may Charge).
+the unit whose last action was its move (it may Charge with its next action).
 
 Clone = ``state.copy()``; a batch of games = a ``[B, STATE_SIZE]`` array.
 """

@@ -18,7 +18,8 @@ Cell fields:
 * modifiers: ``'`` weak side; a facing arrow ``^ > v <`` (N E S W; defaults: the
   seat's camp facing for Crusaders, the cell's "moon" for Saracens on a green cell
   else north, the slot's coin direction for quarters); ``*n`` coins carried (Crusader)
-  or still held (quarter); ``+n`` loose coins under the token; ``!`` moved this turn.
+  or still held (quarter); ``+n`` loose coins under the token; ``!`` may charge (its
+  last action was its move).
 
 :func:`parse_position` builds a full, valid state from this text (all other tokens in
 reserve / the bag / the stack); :func:`format_position` prints one (round-trip exact
@@ -173,6 +174,8 @@ def _clear(state: np.ndarray) -> None:
     state[L.GROUND : L.GROUND + T.N_CELLS] = 0
     for t in range(T.N_TOKENS):
         state[L.TOK_LOC + t] = L.LOC_STACK if t >= T.QUARTER_TOKEN0 else L.LOC_RESERVE
+        if not T.KIND_IN_DUEL[T.TOKEN_KIND[t]]:
+            state[L.TOK_LOC + t] = L.LOC_OFF  # Campaign-only kinds stay out of the Duel
         state[L.TOK_SIDE + t] = 0
         state[L.TOK_COINS + t] = 0
         state[L.TOK_MOVED + t] = 0
@@ -206,6 +209,8 @@ def _place_field(state: np.ndarray, params: np.ndarray, cell: int, field: str, u
         if k not in _SARACEN_LETTERS:
             raise NotationError(f"bad Saracen field {field!r}")
         owner, kind = T.OWNER_SARACEN, T.KIND_SARACEN0 + _SARACEN_LETTERS.index(k)
+        if not T.KIND_IN_DUEL[kind]:
+            raise NotationError(f"{field!r}: {T.KIND_NAMES[kind]} is not used in Duel Mode")
     else:
         if not k.isdigit() or int(k) >= T.N_QUARTERS:
             raise NotationError(f"bad quarter field {field!r}")

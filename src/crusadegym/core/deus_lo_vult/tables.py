@@ -233,6 +233,15 @@ def _token_tables():
 
 TOKEN_KIND, TOKEN_OWNER = _token_tables()
 
+# Kinds kept out of the Duel [R "Unit Types"]: "Catapults, Trebuchets, Siege Towers,
+# Greek fire & Heroes are not used in Duel Mode". Their tokens stay off the board (out
+# of the Saracen bag) in every Duel game; the Campaign can bring them back.
+CAMPAIGN_ONLY_KINDS = ("naffatun",)
+KIND_IN_DUEL = np.array([0 if name in CAMPAIGN_ONLY_KINDS else 1 for name in KIND_NAMES], np.int64)
+N_DUEL_SARACENS = int(
+    sum(KIND_COUNT[k] for k in range(KIND_SARACEN0, KIND_QUARTER0) if KIND_IN_DUEL[k])
+)
+
 # ---------------------------------------------------------------- rule constants [R]
 ACTION_POINTS = 7  # [R] "you spend 7 Action Points"
 ARMY_POINT_CAP = 13  # [R] "cannot cost more than 13 Army Points"

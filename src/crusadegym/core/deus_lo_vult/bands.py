@@ -1,0 +1,258 @@
+"""Bands, movement destinations and the Stampede [R "Unit Movement"].
+
+* A band is two or more orthogonally adjacent friendly units; only a band member
+  moves, placed next to another member of its band.
+* Stampede: a unit "surrounded by 3 friendly units" (a T) is trampled. A Refugee
+  is a friend of the Crusader faction it is attached to; attached to two factions it
+  counts for the first of them in play order from the seat to move ("counted to the
+  first/next Player"). A placement tramples every unit that stands in a T after it
+  and did not before it (whoever moved, whichever band moved it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import jit
+from .config import P_CHIVALROUS, P_PLAYERS, STAMPEDE_CHIVALROUS
+from .layout import AP, BOARD, CUR
+from .pieces import (
+    N_CELLS,
+    NEIGH,
+    NO_SEAT,
+    QUARTER_TOKEN0,
+    TOKEN_OWNER,
+    camp_owner,
+    is_camp_centre,
+    is_crusader,
+    is_refugee,
+    is_rival_camp,
+    is_saracen,
+)
+from .purgatory import kill
+
+STAMPEDE_FRIENDS = 3  # [R] "surrounded by 3 friendly units"; we read "3 or more"
+LAST_ACTION_POINT = 1
+
+
+@jit
+def band_member(state, t, p, saracen):
+    """Is token t a band member for seat p's army (saracen=False) or for the Saracens?
+
+    Army bands: p's Crusaders and Refugees. Saracen bands: Saracens, City Quarters
+    ("count as stationary Saracen units") and Refugees [R].
+    """
+    if t < 0:
+        return False
+    if is_refugee(state, t):
+        return True
+    if saracen:
+        return is_saracen(t) or t >= QUARTER_TOKEN0
+    return is_crusader(t) and TOKEN_OWNER[t] == p
+
+
+@jit
+def label_bands(state, p, saracen, bands):
+    """Label every band for seat p's army (or the Saracens) in one pass.
+
+    ``bands`` is an int64[3, 145] scratch: row 0 = band id per cell (-1 for
+    non-members), row 1 = member cells grouped band by band, row 2 = start offset of
+    each band in row 1 (with a sentinel after the last). Returns the number of bands.
+    """
+    label = bands[0]
+    order = bands[1]
+    start = bands[2]
+    label[:] = -1
+    n_bands, top = 0, 0
+    for c0 in range(N_CELLS):
+        if label[c0] >= 0 or not band_member(state, state[BOARD + c0], p, saracen):
+            continue
+        start[n_bands] = top
+        label[c0] = n_bands
+        order[top] = c0
+        head = top
+        top += 1
+        while head < top:
+            c = order[head]
+            head += 1
+            for d in range(4):
+                n = NEIGH[c, d]
+                if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
+                    label[n] = n_bands
+                    order[top] = n
+                    top += 1
+        n_bands += 1
+    start[n_bands] = top
+    return n_bands
+
+
+# ------------------------------------------------------------------ stampede
+@jit
+def refugee_faction(state, params, c):
+    """The seat whose band the Refugee on c is attached to for the Stampede, or -1.
+
+    Attached = a Crusader of that seat stands orthogonally next to it. Attached to
+    several factions, it counts for the first in play order from the seat to move [R].
+    """
+    players = params[P_PLAYERS]
+    cur = state[CUR]
+    best, best_rank = NO_SEAT, players
+    for d in range(4):
+        n = NEIGH[c, d]
+        if n < 0:
+            continue
+        v = state[BOARD + n]
+        if v >= 0 and is_crusader(v):
+            rank = (TOKEN_OWNER[v] - cur + players) % players
+            if rank < best_rank:
+                best, best_rank = TOKEN_OWNER[v], rank
+    return best
+
+
+@jit
+def stampede_friend(state, params, n, seat):
+    """Is the unit on cell n a friend of ``seat`` for the Stampede?"""
+    v = state[BOARD + n]
+    if v < 0:
+        return False
+    if is_crusader(v):
+        return TOKEN_OWNER[v] == seat
+    if is_refugee(state, v):
+        return refugee_faction(state, params, n) == seat
+    return False
+
+
+@jit
+def trampled_at(state, params, c):
+    """Does the unit on c stand in a T as the board stands now? Never Saracens or
+    City Quarters ("The stampede rule does not apply to Saracens")."""
+    u = state[BOARD + c]
+    if u < 0:
+        return False
+    if is_crusader(u):
+        seat = TOKEN_OWNER[u]
+    elif is_refugee(state, u):
+        seat = refugee_faction(state, params, c)
+        if seat < 0:
+            return False
+    else:
+        return False
+    friends = 0
+    for d in range(4):
+        n = NEIGH[c, d]
+        if n >= 0 and stampede_friend(state, params, n, seat):
+            friends += 1
+    return friends >= STAMPEDE_FRIENDS
+
+
+@jit
+def stampede_scan(state, params, out):
+    """out[c] = the token standing in a T on c, else -1, for every cell; the count."""
+    k = 0
+    for c in range(N_CELLS):
+        out[c] = -1
+        if state[BOARD + c] >= 0 and trampled_at(state, params, c):
+            out[c] = state[BOARD + c]
+            k += 1
+    return k
+
+
+@jit
+def new_victims(state, params, before, victims):
+    """Cells whose unit stands in a T now but did not (on that cell) in ``before``."""
+    k = 0
+    for c in range(N_CELLS):
+        u = state[BOARD + c]
+        if u >= 0 and before[c] != u and trampled_at(state, params, c):
+            victims[k] = c
+            k += 1
+    return k
+
+
+@jit
+def placement_tramples(state, params, src, dst, t, before):
+    """Would putting token t on dst (lifting it from src, or -1) trample anyone?
+
+    ``before`` is :func:`stampede_scan` of the board as it stands.
+    """
+    if src >= 0:
+        state[BOARD + src] = -1
+    state[BOARD + dst] = t
+    victims = np.empty(N_CELLS, np.int64)
+    k = new_victims(state, params, before, victims)
+    state[BOARD + dst] = -1
+    if src >= 0:
+        state[BOARD + src] = t
+    return k > 0
+
+
+@jit
+def chivalrous(params):
+    return params[P_CHIVALROUS] == STAMPEDE_CHIVALROUS
+
+
+# ------------------------------------------------------------------ moves
+@jit
+def add_moves(state, params, c, saracen, out, first_only, bands):
+    """Mark legal destinations of the unit on c moving with its army/Saracen band.
+
+    [R] "You move a unit by placing it adjacent to any other unit in the band": any
+    empty cell (not a camp centre) next to a band member other than the unit itself.
+    Not offered: a move into a rival camp with the last Action Point (the unit
+    "cannot stay there when their turn ends"), and with the chivalrous Stampede a
+    move that tramples. ``bands`` comes from :func:`label_bands` for the same side.
+    Returns how many destinations were newly marked in ``out`` (cell ids).
+    """
+    k = bands[0, c]
+    if k < 0:
+        return 0
+    lo, hi = bands[2, k], bands[2, k + 1]
+    if hi - lo < 2:
+        return 0
+    t = state[BOARD + c]
+    polite = chivalrous(params)
+    before = np.empty(N_CELLS, np.int64)
+    if polite:
+        stampede_scan(state, params, before)
+    last_point = state[AP] <= LAST_ACTION_POINT
+    count = 0
+    for i in range(lo, hi):
+        m = bands[1, i]
+        if m == c:
+            continue
+        for d in range(4):
+            e = NEIGH[m, d]
+            if e < 0 or state[BOARD + e] >= 0 or is_camp_centre(params, e):
+                continue
+            if not first_only and out[e]:
+                continue
+            if last_point and is_rival_camp(params, t, e):
+                continue
+            if polite and placement_tramples(state, params, c, e, t, before):
+                continue
+            if first_only:
+                return 1  # existence only: ``out`` is neither read nor written
+            out[e] = 1
+            count += 1
+    return count
+
+
+@jit
+def refugee_movable(state, params, c):
+    """A Refugee inside a seat's camp stays there [R "Plunder, Camps and Refugees"]."""
+    return camp_owner(params, c) < 0
+
+
+@jit
+def apply_stampede(state, params, before):
+    """Trample every unit newly left in a T by a placement [R "Unit Movement"].
+
+    ``before`` is :func:`stampede_scan` of the board before the placement. Victims are
+    found on the board as it stands, then removed in cell order: Crusaders to
+    Purgatory, Refugees off the board ("no other unit gets punished").
+    """
+    victims = np.empty(N_CELLS, np.int64)
+    k = new_victims(state, params, before, victims)
+    for i in range(k):
+        kill(state, state[BOARD + victims[i]])
+    return k

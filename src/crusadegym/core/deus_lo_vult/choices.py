@@ -1,0 +1,360 @@
+"""The legal mask: which selections and which follow-ups the seat to move has.
+
+An action is "select a cell" then "what it does" (``actions.py``). Stage 1 offers a
+cell only if its selection has a legal follow-up; stage 2 offers that selection's
+follow-ups (:func:`unit_options`). Army actions need the army phase; Saracen actions
+are open in both phases, and taking one ends the army phase [R "Actions"].
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import jit
+from . import tables as T
+from .actions import (
+    DEPLOY0,
+    END_TURN,
+    GIVE0,
+    HEAL,
+    N_ACTIONS,
+    PICK0,
+    REALIGN,
+    SPAWN,
+    STRIKE0,
+    TAKE0,
+    WEAKEN,
+    WITHDRAW,
+)
+from .bands import (
+    add_moves,
+    chivalrous,
+    label_bands,
+    placement_tramples,
+    refugee_movable,
+    stampede_scan,
+)
+from .coins import give_ok
+from .combat import STRIKE_NONE, classify_strike
+from .config import (
+    DEPLOY_LATIN,
+    NO_SARACEN_CAP,
+    P_DEPLOY,
+    P_SARACEN_CAP,
+    P_SARACEN_PLACE,
+    PLACE_TACTICAL,
+)
+from .layout import (
+    BOARD,
+    CUR,
+    GROUND,
+    LOC_RESERVE,
+    OVER,
+    PH_ARMY,
+    PH_DEPLOY,
+    PH_PICK,
+    PH_SARACEN,
+    PHASE,
+    QUOTA,
+    SEL,
+    TOK_COINS,
+    TOK_FACE,
+    TOK_LOC,
+    TOK_SIDE,
+)
+from .pieces import (
+    ARMY_SIZE,
+    CELL_SARACEN_DIR,
+    KIND_CAPACITY,
+    KIND_COST,
+    N_CELLS,
+    NEIGH,
+    SARACEN_TOKEN0,
+    TOKEN_KIND,
+    TOKEN_OWNER,
+    army_points_used,
+    bag_count,
+    camp_owner,
+    free_capacity,
+    is_camp_centre,
+    is_crusader,
+    is_green_cell,
+    is_quarter,
+    is_saracen,
+    saracen_in_bag,
+    saracens_on_board,
+)
+
+N_CK = T.N_CRUSADER_KINDS
+N_SK = T.N_SARACEN_KINDS
+KIND_SARACEN0 = T.KIND_SARACEN0
+
+
+# ------------------------------------------------------------------ deployment
+@jit
+def reserve_token(state, p, kind):
+    """Lowest-id token of ``kind`` in seat p's reserve, or -1."""
+    for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
+        if TOKEN_KIND[t] == kind and state[TOK_LOC + t] == LOC_RESERVE:
+            return t
+    return -1
+
+
+@jit
+def deploy_ok(state, params, c, p, kind):
+    """Deploy ``kind`` on empty cell c of seat p's camp [R "Unit Deployment"]."""
+    if state[BOARD + c] >= 0 or camp_owner(params, c) != p or is_camp_centre(params, c):
+        return False
+    cost = KIND_COST[kind]
+    if army_points_used(state, p) + cost > T.ARMY_POINT_CAP:
+        return False
+    if state[PHASE] == PH_DEPLOY and params[P_DEPLOY] == DEPLOY_LATIN and cost > state[QUOTA]:
+        return False
+    t = reserve_token(state, p, kind)
+    if t < 0:
+        return False
+    if chivalrous(params):
+        before = np.empty(N_CELLS, np.int64)
+        stampede_scan(state, params, before)
+        if placement_tramples(state, params, -1, c, t, before):
+            return False
+    return True
+
+
+@jit
+def deploy_options(state, params, c, p, out, first_only):
+    """Mark DEPLOY(kind) for every kind that may be deployed on camp cell c; count."""
+    n = 0
+    for k in range(N_CK):
+        if deploy_ok(state, params, c, p, k):
+            out[DEPLOY0 + k] = 1
+            n += 1
+            if first_only:
+                return n
+    return n
+
+
+@jit
+def any_kind_deployable(state, params, p):
+    """Is some kind in seat p's reserve affordable (13-point cap, setup quota)?"""
+    used = army_points_used(state, p)
+    latin_setup = state[PHASE] == PH_DEPLOY and params[P_DEPLOY] == DEPLOY_LATIN
+    for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
+        if state[TOK_LOC + t] != LOC_RESERVE:
+            continue
+        cost = KIND_COST[TOKEN_KIND[t]]
+        if used + cost <= T.ARMY_POINT_CAP and (not latin_setup or cost <= state[QUOTA]):
+            return True
+    return False
+
+
+@jit
+def any_deploy(state, params, p):
+    for c in range(N_CELLS):
+        if camp_owner(params, c) == p and state[BOARD + c] < 0:
+            for k in range(N_CK):
+                if deploy_ok(state, params, c, p, k):
+                    return True
+    return False
+
+
+# ------------------------------------------------------------------ Saracen spawning
+@jit
+def spawn_allowed(state, params):
+    """May a Saracen be spawned now [R "Saracen tokens will be spawned ... here"]? A
+    Saracen action (army or Saracen phase), a Saracen in the bag, and under the
+    ``saracen_cap`` home rule fewer than that many Saracens on the board."""
+    phase = state[PHASE]
+    if phase != PH_ARMY and phase != PH_SARACEN:
+        return False
+    if bag_count(state) == 0:
+        return False
+    cap = params[P_SARACEN_CAP]
+    return cap == NO_SARACEN_CAP or saracens_on_board(state) < cap
+
+
+@jit
+def spawn_options(state, params, out, first_only):
+    """Stage 2 on an empty green cell: SPAWN (blind: drawn from the bag at random) or
+    PICK(kind) for every kind in the bag (tactical)."""
+    if params[P_SARACEN_PLACE] != PLACE_TACTICAL:
+        out[SPAWN] = 1
+        return 1
+    n = 0
+    for k in range(N_SK):
+        if saracen_in_bag(state, KIND_SARACEN0 + k) >= 0:
+            out[PICK0 + k] = 1
+            n += 1
+            if first_only:
+                return n
+    return n
+
+
+# ------------------------------------------------------------------ one selection
+@jit
+def crusader_options(state, params, c, out, first_only, army_bands):
+    """Follow-ups of an own Crusader in the army phase."""
+    p = state[CUR]
+    t = state[BOARD + c]
+    n = 0
+    coins = state[TOK_COINS + t]
+    side = state[TOK_SIDE + t]
+    in_own_camp = camp_owner(params, c) == p
+    if side == 0:
+        out[WEAKEN] = 1
+        n += 1
+        if first_only:
+            return n
+    if in_own_camp and coins == 0:
+        out[WITHDRAW] = 1
+        n += 1
+    if in_own_camp and side == 1 and coins <= KIND_CAPACITY[TOKEN_KIND[t], 0]:
+        out[HEAL] = 1
+        n += 1
+    for d in range(4):
+        if classify_strike(state, params, c, d, p, True) != STRIKE_NONE:
+            out[STRIKE0 + d] = 1
+            n += 1
+        nb = NEIGH[c, d]
+        if nb < 0:
+            continue
+        if coins > 0 and give_ok(state, params, c, nb, p):
+            out[GIVE0 + d] = 1
+            n += 1
+        if free_capacity(state, t) > 0 and state[BOARD + nb] < 0 and state[GROUND + nb] > 0:
+            out[TAKE0 + d] = 1
+            n += 1
+    if first_only and n > 0:
+        return n
+    n += add_moves(state, params, c, False, out, first_only, army_bands)
+    return n
+
+
+@jit
+def saracen_options(state, params, c, out, first_only, saracen_bands):
+    """Follow-ups of a Saracen: heal / realign on a green cell, move, attack."""
+    p = state[CUR]
+    t = state[BOARD + c]
+    n = 0
+    on_camp = is_green_cell(c)
+    if on_camp and state[TOK_SIDE + t] == 1:
+        out[HEAL] = 1
+        n += 1
+    if on_camp and state[TOK_FACE + t] != CELL_SARACEN_DIR[c]:
+        out[REALIGN] = 1
+        n += 1
+    if first_only and n > 0:
+        return n
+    # moves first: most Saracens stand in a band, so existence is settled at once
+    n += add_moves(state, params, c, True, out, first_only, saracen_bands)
+    if first_only and n > 0:
+        return n
+    for d in range(4):
+        if classify_strike(state, params, c, d, p, False) != STRIKE_NONE:
+            out[STRIKE0 + d] = 1
+            n += 1
+    return n
+
+
+@jit
+def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
+    """Mark the stage-2 actions available to the selection on cell c; return the count."""
+    p = state[CUR]
+    phase = state[PHASE]
+    army_ok = phase == PH_ARMY
+    setup = phase == PH_DEPLOY
+    t = state[BOARD + c]
+    n = 0
+    if t < 0:
+        if (army_ok or setup) and camp_owner(params, c) == p:
+            return deploy_options(state, params, c, p, out, first_only)
+        if is_green_cell(c) and spawn_allowed(state, params):
+            return spawn_options(state, params, out, first_only)
+        return 0
+    if setup:
+        return 0
+    if is_crusader(t):
+        if not army_ok or TOKEN_OWNER[t] != p:
+            return 0
+        return crusader_options(state, params, c, out, first_only, army_bands)
+    if is_saracen(t):
+        return saracen_options(state, params, c, out, first_only, saracen_bands)
+    if is_quarter(state, t):
+        for d in range(4):
+            if classify_strike(state, params, c, d, p, False) != STRIKE_NONE:
+                out[STRIKE0 + d] = 1
+                n += 1
+        return n
+    # a Refugee: moves with an army band (army phase) or a Saracen band
+    if not refugee_movable(state, params, c):
+        return 0
+    if army_ok:
+        n += add_moves(state, params, c, False, out, first_only, army_bands)
+        if first_only and n > 0:
+            return n
+    n += add_moves(state, params, c, True, out, first_only, saracen_bands)
+    return n
+
+
+# ------------------------------------------------------------------ the mask
+@jit
+def legal_mask(state, params, out):
+    """uint8 mask over the 175 actions for the seat to move; returns the legal count."""
+    out[:] = 0
+    phase = state[PHASE]
+    if state[OVER] != 0:
+        return 0
+    if phase == PH_PICK:
+        n = 0
+        for k in range(N_SK):
+            if saracen_in_bag(state, KIND_SARACEN0 + k) >= 0:
+                out[PICK0 + k] = 1
+                n += 1
+        return n
+    p = state[CUR]
+    army_bands = np.empty((3, N_CELLS + 1), np.int64)
+    saracen_bands = np.empty((3, N_CELLS + 1), np.int64)
+    sel = state[SEL]
+    if sel >= 0:
+        # stage 2: label only the band kind(s) the selected unit can move with
+        t = state[BOARD + sel]
+        if t >= 0 and not is_saracen(t):
+            label_bands(state, p, False, army_bands)
+        if t >= 0 and not is_crusader(t):
+            label_bands(state, p, True, saracen_bands)
+        return unit_options(state, params, sel, out, False, army_bands, saracen_bands)
+    label_bands(state, p, False, army_bands)
+    label_bands(state, p, True, saracen_bands)
+    # Stage 1: a cell is selectable if its selection has at least one follow-up. In
+    # first-only mode verbs are written to ``scratch`` but never read, so it is not cleared.
+    scratch = np.zeros(N_ACTIONS, np.uint8)
+    n = 0
+    army_ok = phase == PH_ARMY or phase == PH_DEPLOY
+    deployable = army_ok and any_kind_deployable(state, params, p)
+    polite = chivalrous(params)
+    spawnable = spawn_allowed(state, params)
+    for c in range(N_CELLS):
+        t = state[BOARD + c]
+        if t < 0:
+            if is_green_cell(c):
+                if spawnable:
+                    out[c] = 1
+                    n += 1
+                continue
+            # only empty cells of one's own camp can be selected (to deploy); which kinds
+            # fit does not depend on the cell, only a chivalrous stampede check does
+            if not deployable or camp_owner(params, c) != p or is_camp_centre(params, c):
+                continue
+            if not polite:
+                out[c] = 1
+                n += 1
+                continue
+        elif t < SARACEN_TOKEN0 and (TOKEN_OWNER[t] != p or phase != PH_ARMY):
+            continue  # other seats' Crusaders are never selectable
+        if unit_options(state, params, c, scratch, True, army_bands, saracen_bands) > 0:
+            out[c] = 1
+            n += 1
+    if phase == PH_ARMY or phase == PH_SARACEN:
+        out[END_TURN] = 1
+        n += 1
+    return n
