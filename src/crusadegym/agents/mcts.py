@@ -36,8 +36,16 @@ Design:
   tree clairvoyant about its dice; re-seeding the state's RNG per iteration
   (open-loop search) is then required. Games with hidden information need
   determinization (sample the hidden part consistent with the searcher's view
-  per iteration) -- no game of the suite has either yet: Deus lo Vult resolves
-  chance at set-up only and shows everything.
+  per iteration). Deus lo Vult resolves chance at set-up only and shows everything.
+* **Hidden information: determinized UCT.** When the game's spec has a
+  ``determinize`` kernel (Deus: rivals' hands, the deck order), the search never
+  touches the true state: it builds ``determinizations`` roots, each a copy of the
+  root resampled for the searching seat (a chain: each one determinizes the previous
+  copy, so they differ), and iteration i searches root ``i % determinizations``. The
+  searcher's own legal actions are the same at every root (they depend on its view
+  only); the move is the most visited action summed over the roots. Since the
+  determinization depends only on what the seat sees (and the state's RNG), so does
+  the move.
 """
 
 from __future__ import annotations
@@ -65,6 +73,8 @@ class MCTSConfig:
     rollout_depth: int = 40
     rollouts_per_leaf: int = 1
     prior_visits: float = 2.0
+    determinizations: int = 8
+    """Hidden-information games: how many determinized roots share the budget."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -77,6 +87,8 @@ class MCTSConfig:
             raise ValueError("need rollout_depth >= 0, rollouts_per_leaf >= 1 and c_uct >= 0")
         if self.prior_visits < 0:
             raise ValueError(f"prior_visits must be >= 0, got {self.prior_visits}")
+        if self.determinizations < 1:
+            raise ValueError(f"determinizations must be >= 1, got {self.determinizations}")
 
 
 class _Node:
@@ -166,7 +178,8 @@ class MCTSAgent(Agent):
         if game.is_terminal(state):
             raise ValueError(f"{game.name}: the game is over; nothing to search")
         cfg = self.config_for(game)
-        root = _Node(game, state.copy(), self.rng)
+        roots = self._roots(game, state, cfg)
+        root = roots[0]
         if len(root.actions) == 1:
             self.last_visits, self.last_iterations = {int(root.actions[0]): 0}, 0
             self.last_depth = 0
@@ -177,12 +190,33 @@ class MCTSAgent(Agent):
         while (cfg.iterations is None or done < cfg.iterations) and (
             deadline is None or time.perf_counter() < deadline
         ):
-            self._iterate(game, cfg, root, value)
+            self._iterate(game, cfg, roots[done % len(roots)], value)
             done += 1
         self.last_iterations = done
-        self.last_visits = {int(a): int(n) for a, n in zip(root.actions, root.n, strict=True) if n}
-        mean = root.w / np.maximum(root.n, 1)
-        return int(root.actions[np.lexsort((mean, root.n))[-1]])
+        actions = np.sort(root.actions)
+        n = np.zeros(len(actions), np.int64)
+        w = np.zeros(len(actions), np.float64)
+        for r in roots:
+            order = np.searchsorted(actions, r.actions)
+            n[order] += r.n
+            w[order] += r.w
+        self.last_visits = {int(a): int(k) for a, k in zip(actions, n, strict=True) if k}
+        if len(roots) == 1:  # perfect information: the root's own order breaks ties
+            actions, n, w = root.actions, root.n, root.w
+        mean = w / np.maximum(n, 1)
+        return int(actions[np.lexsort((mean, n))[-1]])
+
+    def _roots(self, game: Game, state: np.ndarray, cfg: MCTSConfig) -> list[_Node]:
+        """The search roots: the state itself, or determinized copies for its mover."""
+        if game.spec.determinize is None:
+            return [_Node(game, state.copy(), self.rng)]
+        seat = game.current_player(state)
+        roots, view = [], state.copy()
+        for _ in range(cfg.determinizations):
+            view = view.copy()
+            game.determinize(view, seat)  # never the true hidden state
+            roots.append(_Node(game, view, self.rng))
+        return roots
 
     def _iterate(self, game: Game, cfg: MCTSConfig, root: _Node, value) -> None:
         """One selection-expansion-evaluation-backup pass."""

@@ -51,6 +51,8 @@ GENERIC = Heuristic(
 
 # game name -> module defining HEURISTIC (imported on first use)
 _MODULES: dict[str, str] = {
+    "deus": "crusadegym.agents.heuristics.deus",
+    "crusaders": "crusadegym.agents.heuristics.crusaders",
     "deus_lo_vult": "crusadegym.agents.heuristics.deus_lo_vult",
     "tiny_tictactoe": "crusadegym.agents.heuristics.tictactoe",
 }
