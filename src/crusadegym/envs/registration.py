@@ -21,12 +21,14 @@ NAMESPACE = "crusadegym"
 
 SINGLE_AGENT_IDS = {
     "crusadegym/DeusLoVult-v0": "deus_lo_vult",
+    "crusadegym/Deus-v0": "deus",
     "crusadegym/Crusaders-v0": "crusaders",
 }
 """Gymnasium id -> core game name."""
 
 AEC_IDS = {
     "crusadegym/deus_lo_vult-v0": "crusadegym.envs.deus_lo_vult_v0:env",
+    "crusadegym/deus-v0": "crusadegym.envs.deus_v0:env",
     "crusadegym/crusaders-v0": "crusadegym.envs.crusaders_v0:env",
 }
 """PettingZoo id -> entry point (the per-game module's wrapped ``env``)."""

@@ -22,6 +22,7 @@ from crusadegym.core import Game
 
 DRAWERS: dict[str, Callable[[Game, np.ndarray], Image.Image] | str] = {
     "deus_lo_vult": "crusadegym.envs.render_dlv:draw",
+    "deus": "crusadegym.envs.render_deus:draw",
     "crusaders": "crusadegym.envs.render_crusaders:draw",
 }
 """Drawing hook per game name: a callable, or ``"module:function"`` imported on first use."""
