@@ -182,3 +182,22 @@ def test_clicks_on_the_board_are_read_like_typed_cells(url):
         assert status == 400 and fragment in data["error"]
     status, data = call(url, "/api/play", {**TINY, "actions": [], "click": [1, 1]})
     assert status == 400 and "not clickable" in data["error"]
+
+
+def test_serve_command_line_errors_are_one_line(tmp_path, capsys):
+    import socket
+
+    from crusadegym.cli import main as cli
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        for argv, fragment in [
+            (["--port", "70000"], "--port must be in 0..65535"),
+            (["--replays", str(tmp_path / "none")], "no such folder"),
+            (["--port", str(port)], f"cannot listen on 127.0.0.1:{port}"),
+        ]:
+            assert cli(["serve", *argv]) == 2
+            err = capsys.readouterr().err.strip()
+            assert fragment in err and "\n" not in err

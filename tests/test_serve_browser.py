@@ -169,6 +169,25 @@ def test_watch_a_replay(page, url):
     )
 
 
+def test_watch_a_replay_opened_from_disk(page, url, tmp_path):
+    game = make_game("tiny_tictactoe")
+    state, actions = game.new_state(1), []
+    while not game.is_terminal(state):
+        actions.append(int(game.legal_actions(state)[0]))
+        game.step(state, actions[-1])
+    save_replay(tmp_path / "mine.json", game, 1, actions)
+    page.goto(url[0])
+    page.click("#tab-watch")
+    page.set_input_files("#replay-file", str(tmp_path / "mine.json"))
+    label = f"step 0 / {len(actions)}"
+    page.wait_for_function(f"document.getElementById('step-label').textContent === '{label}'")
+    page.click("#autoplay")  # plays to the end by itself
+    done = f"step {len(actions)} / {len(actions)}"
+    page.wait_for_function(f"document.getElementById('step-label').textContent === '{done}'")
+    page.reload()  # an uploaded replay is kept in localStorage
+    page.wait_for_function(f"document.getElementById('step-label').textContent === '{done}'")
+
+
 def test_a_link_opens_a_game_mid_way(page, url):
     """A game's address is the game: open one half-played, against the heuristic."""
     half = url[1][: len(url[1]) // 2]
