@@ -96,3 +96,14 @@ def test_mp4_without_ffmpeg_names_the_extra(tmp_path, capsys):
     _random_replay(rep, "tiny_tictactoe", {})
     assert cli(["replay", str(rep), "--mp4", str(tmp_path / "x.mp4")]) == 2
     assert "crusadegym[video]" in capsys.readouterr().err
+
+
+def test_mp4_has_a_frame_per_decision(tmp_path, capsys):
+    imageio = pytest.importorskip("imageio.v2", reason="mp4 needs the video extra")
+    pytest.importorskip("imageio_ffmpeg", reason="mp4 needs the video extra")
+    rep = tmp_path / "game.json"
+    _, actions = _random_replay(rep, "tiny_tictactoe", {})
+    out = tmp_path / "game.mp4"
+    assert cli(["replay", str(rep), "--mp4", str(out), "--scale", "2"]) == 0
+    with imageio.get_reader(out) as reader:
+        assert reader.count_frames() == len(actions) + 1

@@ -76,10 +76,24 @@ def replay_frames(rec: Replay, per: str = "decision", scale: float = 1.0) -> lis
     if not 0.05 <= scale <= 4.0:
         raise UserError(f"--scale must be in [0.05, 4], got {scale}")
     game, states = replay(rec)
-    return [
+    frames = [
         draw_frame(game, states[k], caption(game, states, rec.actions, k), scale)
         for k in frame_indices(game, states, per)
     ]
+    return same_size(frames)
+
+
+def same_size(frames: list[Image.Image]) -> list[Image.Image]:
+    """Pad frames on white to the largest width and height (text boards vary; videos cannot)."""
+    width, height = max(f.width for f in frames), max(f.height for f in frames)
+    padded = []
+    for f in frames:
+        if f.size != (width, height):
+            canvas = Image.new("RGB", (width, height), "white")
+            canvas.paste(f, (0, 0))
+            f = canvas
+        padded.append(f)
+    return padded
 
 
 def save_gif(frames: list[Image.Image], path: str | Path, fps: float = 2.0) -> Path:
