@@ -397,6 +397,10 @@ def test_validation_keeps_the_best_checkpoint_and_evaluates_it(tmp_path):
     assert steps[0] == 0  # the warm-start clone, before PPO
     assert steps[-1] == run["timesteps"] and len(set(steps)) == len(steps)
     assert len(steps) >= len(run["checkpoints"]) + 1  # the clone, each checkpoint, the final
+    summary = json.load(open(tmp_path / "summary.json"))  # keep_checkpoints=1 pruned some
+    assert summary["checkpoints_written"] > len(summary["checkpoints"]) >= 1
+    listed = summary["checkpoints"] + summary["snapshots"]
+    assert all(os.path.isfile(p) for p in listed), "summary.json lists a pruned file"
     assert all(set(row["vs"]) == {"random", "heuristic"} for row in validation["rows"])
     assert all(v["games"] == 2 for row in validation["rows"] for v in row["vs"].values())
     best = max(validation["rows"], key=lambda r: (r["score"], r["steps"]))

@@ -34,6 +34,7 @@ import numpy as np
 
 from crusadegym.agents.advice import ADVICE_KINDS, check_advice
 from crusadegym.agents.options import make_game_with_players, parse_options
+from crusadegym.cli_help import command_parser
 from crusadegym.core import Game
 
 from .shaping import SHAPING_KINDS
@@ -98,6 +99,9 @@ class TrainArgs:
     subproc: bool = False
     torch_threads: int = 1
     progress: bool = True
+    backend: str = "sb3"  # sb3: local MaskablePPO | rllib: Ray RLlib (training/rllib_backend.py)
+    address: str | None = None  # rllib: Ray cluster to join; None: a local Ray on 127.0.0.1
+    num_env_runners: int = 2  # rllib: env runner actors (0: sample in the driver)
 
     def game_options(self) -> dict:
         """The game options: training defaults for the game, overridden by ``options``."""
@@ -112,10 +116,7 @@ class TrainArgs:
 
 def build_parser() -> argparse.ArgumentParser:
     d = TrainArgs()
-    p = argparse.ArgumentParser(
-        prog="crusadegym train", description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )  # fmt: skip
+    p = command_parser("crusadegym train", __doc__)
     p.add_argument("game", nargs="?", default=d.game, help="game name")
     p.add_argument("--timesteps", type=int, default=d.timesteps,
                    help="learner steps to train (with --resume: steps to add)")  # fmt: skip
@@ -211,6 +212,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--subproc", action="store_true", help="SubprocVecEnv instead of Dummy")
     p.add_argument("--torch-threads", type=int, default=d.torch_threads, help="torch CPU threads")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--backend", choices=("sb3", "rllib"), default=d.backend,
+                   help="sb3: local MaskablePPO; rllib: Ray RLlib, needs the distributed extra "
+                   "(docs/distributed.md)")  # fmt: skip
+    p.add_argument("--address", default=d.address, metavar="auto|HOST:PORT",
+                   help="rllib: Ray cluster to join (default: local Ray on 127.0.0.1)")  # fmt: skip
+    p.add_argument("--num-env-runners", type=int, default=d.num_env_runners,
+                   help="rllib: env runner actors sampling games (0: in the driver)")  # fmt: skip
     return p
 
 
@@ -345,7 +353,11 @@ def train(args: TrainArgs) -> dict:
     summary = {
         "out": out, "final": final, "validation": validation, "tensorboard": tb_dir,
         "learning_curve": curve,
-        "checkpoints": callback.checkpoints, "snapshots": callback.snapshots,
+        # Only the files still on disk (the oldest are pruned); the counts say how many
+        # were written.
+        "checkpoints": _existing(callback.checkpoints), "snapshots": _existing(callback.snapshots),
+        "checkpoints_written": len(callback.checkpoints),
+        "snapshots_written": len(callback.snapshots),
         "timesteps": int(model.num_timesteps), "train_seconds": seconds,
         "steps_per_s": (model.num_timesteps - callback.start_steps) / seconds,
         "total_train_seconds": total_seconds, "bc": bc_metrics, "history": callback.history,
@@ -386,6 +398,11 @@ def warm_start_phase(args: TrainArgs, model: Any, game: Game, out: str) -> tuple
     return metrics, [replay]
 
 
+def _existing(paths: list[str]) -> list[str]:
+    """The paths whose files still exist (pruned checkpoints and snapshots are gone)."""
+    return [p for p in paths if os.path.isfile(p)]
+
+
 def report(summary: dict) -> str:
     """The end-of-run text: evaluation table, then where everything went."""
     lines, tb = [], summary["tensorboard"]
@@ -422,7 +439,7 @@ def report(summary: dict) -> str:
         f"final checkpoint : {summary['final']}",
         *_validation_lines(summary.get("validation")),
         f"checkpoints      : {os.path.join(summary['out'], 'checkpoints')} "
-        f"({len(summary['checkpoints'])} written)",
+        f"({summary['checkpoints_written']} written, {len(summary['checkpoints'])} kept)",
         f"TensorBoard logs : {tb}  (view: tensorboard --logdir {tb})",
         f"learning curve   : {summary['learning_curve']}",
     ]
@@ -447,6 +464,11 @@ def main(argv: list[str] | None = None) -> int:
     """``crusadegym train``: parse, train, evaluate, print the report; 2 on bad input."""
     try:
         args = parse_args(argv)
+        if args.backend == "rllib":
+            from .rllib_backend import main as rllib_main  # needs crusadegym[distributed]
+
+            print(rllib_main(args))
+            return 0
         summary = train(args)
     except (ValueError, KeyError, FileNotFoundError) as e:
         print(f"crusadegym train: {e}", file=sys.stderr)
