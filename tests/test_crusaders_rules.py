@@ -498,3 +498,148 @@ def test_notation_round_trip_of_a_worked_example():
     assert format_position(*parse_position(format_position(s, game.params))) == format_position(
         s, game.params
     )
+
+
+# ------------------------------------------------------------------ more base rules
+def _two_seats(wheel: str, seat0: str = "seat 0", expansion: int = 1, extra: str = "") -> str:
+    return (
+        f"crusaders players=2 expansion={expansion}\n{seat0}\n  wheel {wheel}\n"
+        f"  knights d3 - - -\nseat 1\n  knights f5 - - -\n{extra}"
+    )
+
+
+def test_base_influence_gains_x_plus_bonuses():
+    """Base Influence: "Collect influence equal to the strength of the action + any
+    influence bonuses" [C]; a built Church I uncovers an Influence bonus [I stand-in]."""
+    text = _two_seats("TB:2 TI:2 MC:2 CB:2 IM:3 BI:2", expansion=0, extra="region c3 bld=0Ch1")
+    game, s = position(text)
+    play(game, s, "resolve 5")
+    bonus = int(T.BUILDING_BONUS[T.CHURCH, 0] == T.INFLUENCE)
+    assert seat(s, 0, L.PL_SCORE) == 3 + bonus
+
+
+def test_one_time_tile_boosts_a_later_action_once():
+    """One-time tiles: "turn them face down during a later action of the indicated type to
+    add 1 bonus to that action for that turn" [R]."""
+    text = _two_seats("TB:2 TI:2 MC:2 CB:2 IM:2 BI:2")
+    text = text.replace("  knights d3", "  once 0,1,0,0,0\n  knights d3")
+    text = text.replace("seat 0\n", "seat 0 tiles=1\n")
+    game, s = position(text)
+    play(game, s, "resolve 3")  # Muster with X = 2 < 3
+    assert legal(game, s) == {"boost", "done"}
+    play(game, s, "boost")  # 2 + 1 = 3: the first troop
+    assert seat(s, 0, L.PL_TROOPS) == 1 and seat(s, 0, L.PL_ONCE + T.MUSTER) == 0
+    assert seat(s, 0, L.PL_NTILES) == 1  # the face-down tile still counts [R]
+
+
+def test_permanent_tile_adds_one_for_the_rest_of_the_game():
+    perm = tile_id(T.TILE_PERMANENT, 6, T.MUSTER)
+    text = _two_seats("TB:2 TI:2 MC:2 CB:2 IM:6 BI:2", extra=f"region d3 inf={perm}")
+    game, s = position(text)
+    play(game, s, "resolve 5", "region d3")
+    assert seat(s, 0, L.PL_PERM + T.MUSTER) == 1
+    from crusadegym.core.crusaders.board import action_bonus
+
+    assert action_bonus(s, game.params, 0, T.MUSTER) == 1
+
+
+def test_upgrade_tile_flips_a_wedge():
+    up = tile_id(T.TILE_UPGRADE, 3)
+    text = _two_seats("TB:2 TI:2 MC:2 CB:2 IM:3 BI:2", extra=f"region d3 inf={up}")
+    game, s = position(text)
+    play(game, s, "resolve 5", "region d3")
+    assert L.PHASE_NAMES[s[L.PHASE]] == "tile-upgrade"
+    play(game, s, "wedge 4")
+    assert seat(s, 0, L.PL_UP + 3) == 1 and game.current_player(s) == 1
+
+
+def test_skip_turn_and_distribute_only_when_every_wedge_is_upgraded():
+    """Skip turn & distribute [C], allowed when all 6 wedges are upgraded [C1]/[I]."""
+    game, s = position(_two_seats("TB:2 TI:2 MC:2 CB:2 IM:2 BI:2"))
+    assert not any(a.startswith("wedge") for a in legal(game, s))
+    game, s = position(_two_seats("TB:2^ TI:2^ MC:2^ CB:2^ IM:2^ BI:2^"))
+    assert {a for a in legal(game, s) if a.startswith("wedge")} == {
+        f"wedge {i}" for i in range(1, 7)
+    }
+    assert not any(a.startswith("upgrade") for a in legal(game, s))
+    play(game, s, "wedge 1")
+    assert game.current_player(s) == 1 and seat(s, 0, L.PL_TOK) == 0
+
+
+def test_learning_game_forbids_upgrades():
+    game, s = position(_two_seats("TB:2 TI:2 MC:2 CB:2 IM:2 BI:2"), upgrades=False)
+    assert not any(a.startswith("upgrade") for a in legal(game, s))
+
+
+def test_split_one_each_gives_every_action_a_token():
+    text = _two_seats("TB:3^ TI:2 MC:2 CB:2 IM:2 BI:2")
+    game, s = position(text, split="one_each")
+    play(game, s, "resolve 1")
+    assert legal(game, s) == {"split 1", "split 2"}
+    game, s = position(text)
+    play(game, s, "resolve 1")
+    assert legal(game, s) == {f"split {k}" for k in range(4)}
+
+
+def test_hospitaller_may_skip_and_templar_may_double():
+    game, s = position(_two_seats("TB:2 TI:2 MC:3 CB:2 IM:2 BI:2", "seat 0 order=hospitaller"))
+    play(game, s, "resolve 3")
+    assert legal(game, s) == {"sow normal", "sow skip 1", "sow skip 2", "sow skip 3"}
+    play(game, s, "sow skip 1")
+    assert [seat(s, 0, L.PL_TOK + i) for i in range(6)] == [
+        3,
+        2,
+        0,
+        2,
+        3,
+        3,
+    ]  # the 1st wedge reached is passed
+    game, s = position(_two_seats("TB:2 TI:2 MC:3 CB:2 IM:2 BI:2", "seat 0 order=templar"))
+    play(game, s, "resolve 3")
+    assert legal(game, s) == {"sow normal", "sow double 1", "sow double 2"}
+    play(game, s, "sow double 1")
+    assert [seat(s, 0, L.PL_TOK + i) for i in range(6)] == [2, 2, 0, 4, 3, 2]
+
+
+def test_level_four_end_game_scores():
+    """Castle IV 4 per set, Church IV 6, Farm IV 1 per knight and troop, Bank IV 4 per own
+    level IV on the map [C]; Chapel IV 2 per wedge with 2+, Vault IV 1 per upgraded wedge,
+    Vaults I-III their points, 7-cost tiles 1 per tile [R]."""
+    text = (
+        "crusaders players=2 expansion=1\n"
+        "seat 0 troops=2 capt=2,1,1 tiles=3 end=1\n"
+        "  wheel TB:2^ TI:2 MC:1 CB:2 IM:2 BI:3\n"
+        "  board castle=123 church=123 farm=123 bank=123 chapel=123 vault=4 keep=123\n"
+        "  knights d3 c3 - -\n"
+        "seat 1\n  knights f5 - - -\n"
+        "region b1 bld=0Ba4\nregion b2 bld=0Ca4\n"
+    )
+    game, s = position(text)
+    pts = np.zeros(4, np.int64)
+    final_points(s, game.params, pts)
+    want = (
+        T.CASTLE_IV_PER_SET * 1  # one full set of the three enemy types
+        + T.CHURCH_IV_POINTS
+        + (2 + 2)  # Farm IV: 2 knights on the board + 2 troops
+        + T.BANK_IV_PER_LEVEL4 * 2  # the Bank IV and the Castle IV on the map
+        + 2  # Keep IV: 2 face-up troops
+        + T.CHAPEL_IV_PER_WEDGE * 5  # wedges holding 2+ tokens: all but MC:1
+        + int(T.VAULT_POINTS.sum())  # Vaults I-III gone; Vault IV still on the board
+        + 1 * 3  # one 7-cost tile x 3 tiles collected
+    )
+    maj = [T.MAJ_FIRST] * 4  # Prussian, Slav, Saracen and influence-tile majorities
+    assert pts[0] == want + sum(maj)
+
+
+def test_observation_hides_a_rivals_dealt_orders():
+    """Dealt orders are secret; only kept orders are public (see docs, Hidden information)."""
+    from crusadegym.core.crusaders.observe import SC_DEALT, SCALARS0
+
+    game = make_game("crusaders", players=3)
+    s = game.new_state(4)
+    mine = {seat(s, 0, L.PL_DEALT), seat(s, 0, L.PL_DEALT + 1)}
+    seen = np.flatnonzero(game.observe(s, 0)[SCALARS0 + SC_DEALT : SCALARS0 + SC_DEALT + 14])
+    assert set(seen.tolist()) == mine
+    other = s.copy()
+    other[L.pl(1) + L.PL_DEALT] = (seat(s, 1, L.PL_DEALT) + 1) % T.N_ORDERS
+    assert np.array_equal(game.observe(s, 0), game.observe(other, 0))
