@@ -106,3 +106,36 @@ def _play_from_late_round(seed: int) -> bool:
             errors = [e for e in game.check_invariants(state) if "not conserved" not in e]
             assert not errors, errors[:3]
     return len(rounds_seen) >= 2
+
+
+def test_compiled_invariants_agree_with_the_python_ones():
+    """The soak's compiled checker flags exactly the states the readable one flags."""
+    from crusadegym.core.deus_lo_vult import tables as T
+    from crusadegym.core.deus_lo_vult.invariant_kernel import violation
+
+    game = make_game("deus_lo_vult", players=2, rounds=1, max_turns=6, saracen_cap=12)
+    rng = np.random.default_rng(7)
+    corruptions = [
+        (L.SCORE, 1),  # a coin from nowhere
+        (L.ROUND_LEFT, 1),  # the coins-left counter disagrees with the board
+        (L.AP, 9),
+        (L.PURG, 5),  # a slot names a token that is not in Purgatory
+        (L.TOK_LOC + 90, -3),  # a Saracen discarded while the board still shows it
+        (L.TOK_LOC + T.SARACEN_TOKEN0 + 19, 3),  # Greek fire (LOC_OFF + 3) on cell a1
+        (L.GROUND + 70, -1),
+        (L.TOK_SIDE + 3, 2),
+    ]
+    flagged = 0
+    for seed in range(6):
+        state = game.new_state(seed)
+        while not game.is_terminal(state):
+            assert violation(state, game.params) == 0
+            assert not game.check_invariants(state)
+            for slot, delta in corruptions:
+                bad = state.copy()
+                bad[slot] += delta
+                python_says = bool(game.check_invariants(bad))
+                assert (violation(bad, game.params) != 0) == python_says, (slot, delta)
+                flagged += python_says
+            game.step(state, int(rng.choice(game.legal_actions(state))))
+    assert flagged > 1000

@@ -32,6 +32,12 @@ def _three_marks(state: np.ndarray, params: np.ndarray) -> list[str]:
 
 
 @jit
+def _three_marks_kernel(state, params):
+    """The same wrong invariant, compiled: code 1 from the third mark on."""
+    return 1 if state[tinygame.STEPS] >= 3 else 0
+
+
+@jit
 def _stuck_legal_mask(state, params, out):
     n = tinygame.legal_mask(state, params, out)
     if state[tinygame.STEPS] == STUCK_AT:
@@ -115,6 +121,34 @@ def test_invariant_failure_becomes_a_minimal_replay(tmp_path, monkeypatch):
         assert len(rec.actions) == 3 and "three marks" in rec.note
         game, states = replay(rec)
         assert game.check_invariants(states[-1]) and not game.check_invariants(states[-2])
+
+
+def test_compiled_invariants_check_every_state_and_cut_the_replay(tmp_path, monkeypatch):
+    name = _variant(monkeypatch, "tiny_bad_kernel", invariants=_three_marks,
+                    invariant_kernel=_three_marks_kernel,
+                    invariant_messages=("sound", "three marks"))  # fmt: skip
+    code, summary = run_soak(tmp_path, "--games", name, "--n-games", "50",
+                             "--checked-games", "0", "--max-replays", "3")  # fmt: skip
+    assert code == 1
+    compiled = summary["cases"][0]
+    # every slot stops at its first violation: after its initial state and 3 steps
+    assert compiled["invariant_checks"] == 4 * compiled["failures"] > 0
+    assert "invariant violated after step 3" in compiled["messages"][0]
+    assert "compiled check: three marks" in compiled["messages"][0]
+    for path in replays_in(summary):
+        assert len(load_replay(path).actions) == 3
+
+
+def test_deus_lo_vult_compiled_mode_checks_every_state(tmp_path):
+    code, summary = run_soak(tmp_path, "--games", "deus_lo_vult", "--configs",
+                             "players=2,rounds=1,max_turns=3", "--n-games", "50",
+                             "--checked-games", "0", "--differential", "2")  # fmt: skip
+    assert code == 0, [m for c in summary["cases"] for m in c["messages"]]
+    compiled, _, differential = summary["cases"]
+    # one check per initial state (each game started, incl. unfinished ones) and per step
+    assert compiled["invariant_checks"] >= compiled["steps"] + compiled["games"]
+    assert differential["mode"] == "differential" and differential["games"] == 2
+    assert differential["invariant_checks"] == differential["steps"] + 2
 
 
 def test_empty_mask_failure_is_found_in_both_modes(tmp_path, monkeypatch):

@@ -4,8 +4,14 @@ Two modes run for every (game, config):
 
 * **compiled**: ``n_games`` random games through the batched driver
   :func:`crusadegym.core.drivers.random_playouts`, chunk by chunk. It detects empty
-  legal masks inside a running game and games longer than ``max_steps``, and checks
-  the game's invariants on a sample of the final states of every chunk.
+  legal masks inside a running game and games longer than ``max_steps``. A game
+  whose spec has a compiled ``invariant_kernel`` (Deus lo Vult) has its invariants
+  checked on every state it reaches (:func:`_invariant_playouts`, the same action
+  choices as the driver); other games on a sample of the final states of every chunk.
+* **differential**: ``--differential`` random games per config played on the engine and
+  on the game's plain-Python reference of the whole step (``core/<game>/differential.py``),
+  which must agree on the decoded state and rewards after every step and on the legal
+  actions before every step.
 * **checked**: ``checked_games`` random games stepped one action at a time through
   the checked :class:`~crusadegym.core.Game` API, with ``game.check_invariants``
   after every step, plus masks, seats, rewards, observations, the end of the game
@@ -35,7 +41,7 @@ from crusadegym import __version__
 from crusadegym.cli_help import command_parser
 from crusadegym.core import Game, available_games, get_spec, make_game
 from crusadegym.core.drivers import random_playouts
-from crusadegym.core.jit import kjit, set_threads
+from crusadegym.core.jit import kjit, pjit, prange, set_threads
 from crusadegym.core.records import make_replay, replay, save_replay
 from crusadegym.core.rng import next_u64, pick_uniform, stream
 
@@ -168,6 +174,52 @@ def _trace_slot(
     return game_seed, n, 0
 
 
+@pjit
+def _invariant_playouts(
+    init, legal_mask, step, is_terminal, violation, states, params, seeds, n_steps, n_actions,
+    n_players,
+):  # fmt: skip
+    """:func:`~crusadegym.core.drivers.random_playouts` with the compiled invariant checker
+    run on every state (each initial state and after every step).
+
+    Same action choices as the driver, step for step. A slot stops at its first
+    violation. Returns ``(steps, finished, empty, checks, code)`` per slot; ``code`` is
+    the first violation's code (0 = none), found after ``steps`` steps of the slot.
+    """
+    B = states.shape[0]
+    steps = np.zeros(B, np.int64)
+    finished = np.zeros(B, np.int64)
+    empty = np.zeros(B, np.int64)
+    checks = np.zeros(B, np.int64)
+    code = np.zeros(B, np.int64)
+    for i in prange(B):
+        mask = np.zeros(n_actions, np.uint8)
+        rewards = np.zeros(n_players, np.float32)
+        rng_state = stream(seeds[i])
+        checks[i] += 1
+        code[i] = violation(states[i], params)
+        for _ in range(n_steps):
+            if code[i] != 0:
+                break
+            if is_terminal(states[i], params):
+                finished[i] += 1
+                init(states[i], params, np.int64(next_u64(rng_state, 0) >> np.uint64(2)))
+                checks[i] += 1
+                code[i] = violation(states[i], params)
+                if code[i] != 0:
+                    break
+            n = legal_mask(states[i], params, mask)
+            if n == 0:
+                empty[i] += 1
+                break
+            a = pick_uniform(mask, n, rng_state)
+            step(states[i], params, a, rewards)
+            steps[i] += 1
+            checks[i] += 1
+            code[i] = violation(states[i], params)
+    return steps, finished, empty, checks, code
+
+
 def trace_slot(
     game: Game, init_seed: int, choice_seed: int, n_steps: int
 ) -> tuple[int, list[int], np.ndarray, bool]:
@@ -244,8 +296,17 @@ def soak_compiled(
     failures: list[Failure] = []
     k = game.k
 
+    checker = game.spec.invariant_kernel
+
     def play(init_seeds: np.ndarray, choice_seeds: np.ndarray, n: int):
+        """(states, steps, finished, empty, checks, codes) of one batch."""
         states = game.new_states(init_seeds)
+        if checker is not None:  # every state checked by the compiled invariants
+            out = _invariant_playouts(
+                k.init, k.legal_mask, k.step, k.is_terminal, checker, states, game.params,
+                choice_seeds, n, game.num_actions, game.num_players,
+            )  # fmt: skip
+            return (states, *out)
         out = random_playouts(
             k.init,
             k.legal_mask,
@@ -258,7 +319,8 @@ def soak_compiled(
             game.num_actions,
             game.num_players,
         )
-        return (states, *out)
+        zeros = np.zeros(len(init_seeds), np.int64)
+        return (states, *out, zeros, zeros)
 
     if n_games > 0:
         play(np.zeros(1, np.int64), np.zeros(1, np.int64), 1)  # compile outside the timing
@@ -270,17 +332,22 @@ def soak_compiled(
         b = int(min(chunk, max(1, np.ceil(want))))
         init_seeds = rng.integers(0, SEED_LIMIT, b, dtype=np.int64)
         choice_seeds = rng.integers(0, SEED_LIMIT, b, dtype=np.int64)
-        states, steps, finished, empty = play(init_seeds, choice_seeds, n_steps)
+        states, steps, finished, empty, checks, codes = play(init_seeds, choice_seeds, n_steps)
         per_slot = max(per_slot, finished.sum() / b, 1.0)
         res.games += int(finished.sum())
         res.steps += int(steps.sum())
+        res.invariant_checks += int(checks.sum())
+        for i in np.flatnonzero(codes):
+            msg = "invariant"  # reproduced and cut at the first violating step
+            failures.append(_slot_failure(game, init_seeds[i], choice_seeds[i], int(steps[i]), msg))
+            failures[-1].message += f" (compiled check: {_code_text(game, codes[i])})"
         for i in np.flatnonzero(empty):
             msg = "empty legal mask in a running game"
             failures.append(_slot_failure(game, init_seeds[i], choice_seeds[i], n_steps, msg))
-        for i in np.flatnonzero((finished == 0) & (empty == 0)):
+        for i in np.flatnonzero((finished == 0) & (empty == 0) & (codes == 0)):
             msg = f"game did not end within max_steps={game.max_steps}"
             failures.append(_slot_failure(game, init_seeds[i], choice_seeds[i], n_steps, msg))
-        if game.spec.invariants is not None:
+        if checker is None and game.spec.invariants is not None:
             for i in rng.choice(b, size=min(b, sample_checks), replace=False):
                 res.invariant_checks += 1
                 if game.check_invariants(states[i]):
@@ -294,6 +361,11 @@ def soak_compiled(
     res.seconds = time.perf_counter() - t0
     res.failures = len(failures)
     return res, failures
+
+
+def _code_text(game: Game, code: int) -> str:
+    messages = game.spec.invariant_messages
+    return messages[code] if 0 <= code < len(messages) else f"violation code {code}"
 
 
 # -- checked mode -----------------------------------------------------------------------
@@ -392,6 +464,53 @@ def soak_checked(
     return res, failures
 
 
+# -- differential mode ------------------------------------------------------------------
+
+
+def differential_module(game_name: str):
+    """The game's ``crusadegym.core.<game>.differential`` module (engine vs a plain-Python
+    reference of the whole step), or None if the game has none."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"crusadegym.core.{game_name}.differential")
+    except ModuleNotFoundError:
+        return None
+
+
+def soak_differential(
+    game: Game,
+    n_games: int,
+    rng: np.random.Generator,
+    progress: tqdm | None = None,
+    config: str = "default",
+) -> tuple[CaseResult, list[Failure]]:
+    """Play ``n_games`` random games on the engine and the game's reference side by side:
+    identical decoded states and rewards after every step, identical legal action sets
+    before every step. ``invariant_checks`` counts the compared states."""
+    res = CaseResult(game.name, config, "differential")
+    failures: list[Failure] = []
+    module = differential_module(game.name)
+    if module is None or n_games <= 0:
+        return res, failures
+    t0 = time.perf_counter()
+    for _ in range(n_games):
+        seed = int(rng.integers(0, SEED_LIMIT))
+        out = module.compare_new_game(game, seed, np.random.default_rng(rng.integers(1 << 62)))
+        res.games += 1
+        res.steps += out.steps
+        res.invariant_checks += out.steps + 1
+        if out.problem:
+            failures.append(
+                Failure("differential", seed, list(out.actions or []), out.problem.split("\n")[0])
+            )
+        if progress is not None:
+            progress.update(1)
+    res.seconds = time.perf_counter() - t0
+    res.failures = len(failures)
+    return res, failures
+
+
 # -- reporting --------------------------------------------------------------------------
 
 
@@ -470,6 +589,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--n-games", type=int, default=10_000, help="compiled games per config")
     p.add_argument("--checked-games", type=int, default=100, help="checked games per config")
+    p.add_argument(
+        "--differential",
+        type=int,
+        default=0,
+        help="games per config played on the engine and the plain-Python reference side by "
+        "side (games with a reference: deus_lo_vult)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--chunk", type=int, default=4096, help="slots per compiled batch")
     p.add_argument(
@@ -494,8 +620,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> list[CaseResult]:
     """Run every (game, config) case of ``args``; return the results."""
-    if args.n_games < 0 or args.checked_games < 0 or args.chunk < 1:
-        raise ValueError("--n-games and --checked-games must be >= 0, --chunk >= 1")
+    if args.n_games < 0 or args.checked_games < 0 or args.differential < 0 or args.chunk < 1:
+        raise ValueError("--n-games, --checked-games and --differential must be >= 0, --chunk >= 1")
     if args.threads is not None:
         set_threads(args.threads)
     cases = [
@@ -504,7 +630,7 @@ def run(args: argparse.Namespace) -> list[CaseResult]:
         for o in resolve_configs(g, args.configs)
     ]
     games = [(make_game(g, **o), config_name(o)) for g, o in cases]
-    total = len(games) * (args.n_games + args.checked_games)
+    total = len(games) * (args.n_games + args.checked_games + args.differential)
     results = []
     with tqdm(total=total, disable=args.no_progress, unit="game", file=sys.stderr) as bar:
         for idx, (game, name) in enumerate(games):
@@ -519,6 +645,10 @@ def run(args: argparse.Namespace) -> list[CaseResult]:
             res, failures = soak_checked(game, args.checked_games, rng, bar, name)
             write_failures(game, res, failures, args.out, args.max_replays)
             results.append(res)
+            if args.differential:
+                res, failures = soak_differential(game, args.differential, rng, bar, name)
+                write_failures(game, res, failures, args.out, args.max_replays)
+                results.append(res)
     return results
 
 

@@ -109,6 +109,10 @@ class GameSpec:
     """Small configs (as option dicts) the conformance kit runs the game under."""
     invariants: Callable[[np.ndarray, np.ndarray], list] | None = None
     """Plain-Python checker: ``invariants(state, params) -> list of violation strings``."""
+    invariant_kernel: Any = None
+    """Optional ``@njit`` twin of ``invariants``: ``(state, params) -> int``, 0 when sound
+    (the soak checks every state with it); ``invariant_messages[code]`` names a code."""
+    invariant_messages: tuple = ()
     determinize: Callable[[np.ndarray, np.ndarray, int], None] | None = None
     """Hidden-information games: ``determinize(state, params, seat) -> None`` (``@njit``)
     resamples in place everything ``seat`` cannot see, consistently with its view (its

@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..protocol import GameSpec, Kernels
-from . import actions, observe, rules, tables
+from . import actions, invariant_kernel, observe, rules, tables
 from .config import DuelConfig, make_params
 from .layout import STATE_SIZE
 
-# Longest possible game, in steps: setup (12 picks + up to 13 units x 2 steps per seat per
-# round) plus, per turn, 7 Action Points x 2 steps, one free weaken (2 steps) per unit on
-# the board (at most 13) and END_TURN.
+# Longest possible game, in steps: setup per round (up to 12 Saracen picks + up to 13
+# units x 2 steps per seat) plus, per turn, 7 Action Points x 2 steps, one free weaken
+# (2 steps) per unit on the board (at most 13) and END_TURN.
 STEPS_PER_TURN = 2 * tables.ACTION_POINTS + 2 * tables.ARMY_POINT_CAP + 1
 
 
@@ -23,7 +23,8 @@ def _sizes(params: np.ndarray) -> dict:
     from .config import P_MAX_TURNS, P_PLAYERS, P_ROUNDS
 
     players = int(params[P_PLAYERS])
-    setup = tables.N_SARACEN_CELLS + int(params[P_ROUNDS]) * players * 2 * tables.ARMY_POINT_CAP
+    per_round = tables.N_SARACEN_CELLS + players * 2 * tables.ARMY_POINT_CAP
+    setup = int(params[P_ROUNDS]) * per_round
     return {
         "state": STATE_SIZE,
         "actions": actions.N_ACTIONS,
@@ -84,4 +85,6 @@ SPEC = GameSpec(
         },
     ),
     invariants=_invariants,
+    invariant_kernel=invariant_kernel.violation,
+    invariant_messages=invariant_kernel.VIOLATIONS,
 )

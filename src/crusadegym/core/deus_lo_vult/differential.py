@@ -48,6 +48,8 @@ class Outcome:
     steps: int
     legal_checks: int
     problem: str = ""
+    actions: list[int] | None = None
+    """The actions played (the last one is where the sides first disagreed)."""
 
 
 def late_round_state(game, seed: int) -> np.ndarray:
@@ -107,39 +109,43 @@ def compare_game(
     duel = decode(state)
     limit = max_steps or game.max_steps
     legal_checks = 0
+    played: list[int] = []
+
+    def outcome(k: int, problem: str = "") -> Outcome:
+        return Outcome(k, legal_checks, problem, played)
+
     for k in range(limit + 1):
         if game.is_terminal(state) or duel.over:
             if game.is_terminal(state) != duel.over:
-                return Outcome(k, legal_checks, f"step {k}: only one side says the game is over")
-            return Outcome(k, legal_checks)
+                return outcome(k, f"step {k}: only one side says the game is over")
+            return outcome(k)
         legal = np.flatnonzero(game.legal_mask(state))
         if k % legal_every == 0:
             legal_checks += 1
             expected = ref.legal(duel)
             got = set(legal.tolist())
             if got != expected:
-                return Outcome(
+                return outcome(
                     k,
-                    legal_checks,
                     f"step {k}: legal actions differ: only engine {sorted(got - expected)}, "
                     f"only reference {sorted(expected - got)}\n{game.render(state)}",
                 )
         a = pick_action(state, game.params, legal, rng, lean)
-        before = game.render(state)
+        played.append(a)
+        before = state.copy()
         rewards = game.step(state, a)
         ref_rewards = ref.step(duel, a)
         diff = differences(decode(state), duel)
         if diff:
-            return Outcome(
+            return outcome(
                 k + 1,
-                legal_checks,
                 f"step {k + 1} ({game.action_to_str(a)}): states differ: "
                 + "; ".join(diff[:6])
-                + f"\nbefore:\n{before}",
+                + f"\nbefore:\n{game.render(before)}",
             )
         if [float(x) for x in rewards] != ref_rewards:
-            return Outcome(k + 1, legal_checks, f"step {k + 1}: rewards {rewards} != {ref_rewards}")
-    return Outcome(limit, legal_checks, f"game did not end within {limit} steps")
+            return outcome(k + 1, f"step {k + 1}: rewards {rewards} != {ref_rewards}")
+    return outcome(limit, f"game did not end within {limit} steps")
 
 
 def compare_new_game(game, seed: int, rng: np.random.Generator, **kw) -> Outcome:
@@ -147,5 +153,5 @@ def compare_new_game(game, seed: int, rng: np.random.Generator, **kw) -> Outcome
     state = game.new_state(seed)
     diff = differences(decode(state), Reference(game.params).new_game(seed))
     if diff:
-        return Outcome(0, 0, f"seed {seed}: setups differ: " + "; ".join(diff[:6]))
+        return Outcome(0, 0, f"seed {seed}: setups differ: " + "; ".join(diff[:6]), [])
     return compare_game(game, state, rng, **kw)

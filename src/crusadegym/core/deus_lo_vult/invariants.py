@@ -1,8 +1,10 @@
 """Plain-Python invariant checks over a Deus lo Vult state (reads the array only).
 
 Used by the conformance kit, the fuzz harness and the random-game tests:
-coins conserved, Army Points <= 13, one unit per cell and every token in exactly
-one place, Purgatory <= 9 and consistent, scores within bounds.
+coins conserved, the round's coins-left counter equal to the coins on the board,
+Army Points <= 13, one unit per cell and every token in exactly one place,
+Purgatory <= 9 and consistent, scores within bounds, the Duel roster, the Saracen
+cap. ``invariant_kernel.py`` holds the same checks compiled (for the soak).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import numpy as np
 
 from . import layout as L
 from . import tables as T
-from .config import P_CAMP_CENTRE, P_PLAYERS
+from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_PLAYERS, P_SARACEN_CAP
 
 
 def check(state: np.ndarray, params: np.ndarray) -> list[str]:
@@ -64,6 +66,7 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
             errors.append(f"token {t} holds {coins} coins")
         if side not in (0, 1):
             errors.append(f"token {t} has side {side}")
+            continue
         if T.TOKEN_OWNER[t] < 4 and coins > T.KIND_CAPACITY[T.TOKEN_KIND[t], side]:
             errors.append(f"token {t} carries {coins} > its capacity")
         if T.TOKEN_OWNER[t] == T.OWNER_SARACEN and coins:
@@ -91,4 +94,12 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
         errors.append(f"secured coins {secured} out of [0, {T.TOTAL_COINS}]")
     if not state[L.OVER] and not 0 <= int(state[L.AP]) <= T.ACTION_POINTS:
         errors.append(f"action points {int(state[L.AP])} out of range")
+    # the Duel roster: Campaign-only kinds (Greek fire) never leave the box [R "Unit Types"]
+    for t in range(T.N_TOKENS):
+        if not T.KIND_IN_DUEL[T.TOKEN_KIND[t]] and loc[t] != L.LOC_OFF:
+            errors.append(f"Campaign-only token {t} ({T.KIND_NAMES[T.TOKEN_KIND[t]]}) in play")
+    cap = int(params[P_SARACEN_CAP])
+    on_board = sum(1 for t in range(T.SARACEN_TOKEN0, T.QUARTER_TOKEN0) if loc[t] >= 0)
+    if cap != NO_SARACEN_CAP and on_board > cap:
+        errors.append(f"{on_board} Saracens on the board > saracen_cap {cap}")
     return errors

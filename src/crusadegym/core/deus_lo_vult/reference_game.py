@@ -100,7 +100,7 @@ class Duel:
 
 def decode(state: np.ndarray) -> Duel:
     """The engine's flat state as a :class:`Duel` (the differential tests compare these)."""
-    s = [int(x) for x in state]
+    s = state.tolist()
     tokens = [
         Token(
             s[L.TOK_LOC + t],
@@ -373,11 +373,12 @@ class Reference:
         return int(T.CRT[att, dfd, 0]), int(T.CRT[att, dfd, 1])
 
     # ------------------------------------------------------------ legal actions
-    def deployable(self, g: Duel, cell: int, k: int) -> bool:
+    def deployable(self, g: Duel, cell: int, k: int, used: int | None = None) -> bool:
         if cell in g.board or self.is_centre(cell) or self.camp[cell] != g.seat:
             return False
         cost = int(T.KIND_COST[k])
-        if self.army_points(g, g.seat) + cost > T.ARMY_POINT_CAP:
+        used = self.army_points(g, g.seat) if used is None else used
+        if used + cost > T.ARMY_POINT_CAP:
             return False
         if g.phase == DEPLOY and self.deployment == "latin" and cost > g.quota:
             return False
@@ -404,7 +405,9 @@ class Reference:
         t = g.board.get(cell, -1)
         if t < 0:
             if (army or g.phase == DEPLOY) and self.camp[cell] == g.seat:
-                return {A.DEPLOY0 + k for k in range(6) if self.deployable(g, cell, k)}
+                used = self.army_points(g, g.seat)
+                kinds = range(T.N_CRUSADER_KINDS)
+                return {A.DEPLOY0 + k for k in kinds if self.deployable(g, cell, k, used)}
             if cell in MOON and self.may_spawn(g):
                 if not self.tactical:
                     return {A.SPAWN}
@@ -533,7 +536,7 @@ class Reference:
             self.deployable(g, c, k)
             for c in range(T.N_CELLS)
             if self.camp[c] == seat
-            for k in range(6)
+            for k in range(T.N_CRUSADER_KINDS)
         )
         g.seat = saved
         return ok
