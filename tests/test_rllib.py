@@ -135,6 +135,71 @@ def test_module_masks_illegal_actions_and_exports_the_same_policy(tmp_path):
     assert checked == 40
 
 
+# -- the league, without Ray --------------------------------------------------------------------
+class _Recorder:
+    """Stands in for an Algorithm: records the league changes the callback asks for."""
+
+    def __init__(self) -> None:
+        self.added: list[str] = []
+        self.removed: list[str] = []
+        self.copied: list[str] = []
+        self.mapping = None
+        specs = {"learner": "the learner's spec"}
+        self.config = type("C", (), {"rl_module_spec": type("S", (), {"rl_module_specs": specs})})
+        self.learner_group = self
+        self.env_runner_group = self
+
+    def add_module(self, module_id, module_spec, new_agent_to_module_mapping_fn):
+        assert module_spec == "the learner's spec"
+        self.added.append(module_id)
+        self.mapping = new_agent_to_module_mapping_fn
+
+    def remove_module(self, module_id, new_agent_to_module_mapping_fn):
+        self.removed.append(module_id)
+        self.mapping = new_agent_to_module_mapping_fn
+
+    def get_weights(self, module_ids):
+        return {m: {"w": np.zeros(1)} for m in module_ids}
+
+    def set_weights(self, weights):
+        self.copied += list(weights)
+
+    def sync_weights(self, **kwargs):
+        pass
+
+
+def _result(steps: int, **logged: float) -> dict:
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
+
+    return {ENV_RUNNER_RESULTS: {NUM_ENV_STEPS_SAMPLED_LIFETIME: steps, rb.METRICS: logged}}
+
+
+def test_league_grows_on_win_rate_and_drops_the_oldest():
+    """A snapshot joins once the learner scored >= 0.6 in >= 20 self games since the last
+    one (an iteration without games reports NaN and counts nothing); the league keeps
+    ``max_snapshots``; rivals map to league members, the learner to itself."""
+    cb = rb.SelfPlayCallback(threshold=0.6, min_games=20, every=0, max_snapshots=2)
+    algo = _Recorder()
+    cb.on_train_result(algorithm=algo, result=_result(100, games_vs_self=10, score_vs_self=9))
+    nan = float("nan")
+    cb.on_train_result(algorithm=algo, result=_result(200, games_vs_self=nan, score_vs_self=nan))
+    assert algo.added == []  # 10 games so far
+    mixed = _result(300, games_vs_self=10, score_vs_self=2, games_vs_random=50, score_vs_random=50)
+    cb.on_train_result(algorithm=algo, result=mixed)
+    assert algo.added == [] and cb.games[rb.SELF] == 20  # 11 / 20 = 0.55: not yet
+    cb.on_train_result(algorithm=algo, result=_result(400, games_vs_self=5, score_vs_self=5))
+    assert algo.added == ["snapshot_1"] and algo.copied == ["snapshot_1"]  # 16 / 25 = 0.64
+    assert cb.events[0]["steps"] == 400 and cb.events[0]["win_rate_vs_self"] == 0.64
+    assert cb.games == {}  # counted afresh against the new league
+    cb.on_train_result(algorithm=algo, result=_result(500, games_vs_self=20, score_vs_self=19))
+    assert algo.added == ["snapshot_1", "snapshot_2"] and algo.removed == ["snapshot_0"]
+    assert cb.snapshots == ["snapshot_1", "snapshot_2"]
+    episode = type("E", (), {"id_": "abc"})
+    assert algo.mapping("learner", episode) == "learner"
+    assert {algo.mapping("rival_1", type("E", (), {"id_": str(i)})) for i in range(50)} == {
+        "snapshot_1", "snapshot_2"}  # fmt: skip
+
+
 # -- errors -------------------------------------------------------------------------------------
 def _free_port() -> int:
     with socket.socket() as s:
@@ -207,12 +272,13 @@ def test_train_on_local_ray_with_two_env_runners(tmp_path):
     )  # fmt: skip
     with rb.connect(None, num_cpus=2) as started:
         assert started
-        listening = [
-            c.laddr.ip
-            for p in psutil.Process().children(recursive=True)
-            for c in p.net_connections("inet")
-            if c.status == psutil.CONN_LISTEN
-        ]
+        listening = []
+        for p in psutil.Process().children(recursive=True):
+            try:
+                conns = p.net_connections("inet")
+            except psutil.Error:  # a worker that ended meanwhile
+                continue
+            listening += [c.laddr.ip for c in conns if c.status == psutil.CONN_LISTEN]
         assert listening, "Ray's servers should be listening"
         assert all(ip in ("127.0.0.1", "::ffff:127.0.0.1", "::1") for ip in listening), listening
         summary = rb.train(args)  # joins the running Ray, leaves it up

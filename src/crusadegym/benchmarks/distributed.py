@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--steps", type=int, default=1024, help="env steps measured per row")
     p.add_argument("--n-steps", type=int, default=128, help="PPO rollout per env per update")
     p.add_argument("--runners", type=int, nargs="+", default=[1, 2], help="env runner counts")
+    p.add_argument("--n-envs", type=int, nargs="+", default=[1, 4],
+                   help="games per env runner (one RLlib row per runners x n-envs)")  # fmt: skip
     p.add_argument("--opponents", default="random", help="opponent kinds (as in train)")
     p.add_argument("--num-cpus", type=int, default=2, help="CPUs of the local Ray")
     p.add_argument("--seed", type=int, default=0, help="seed of every backend")
@@ -49,12 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _train_args(ns: argparse.Namespace, runners: int) -> Any:
+def _train_args(ns: argparse.Namespace, runners: int, n_envs: int = 1) -> Any:
     from crusadegym.training.selfplay import TrainArgs
 
     options = BENCH_OPTIONS if ns.game == "deus_lo_vult" else {"players": 2}
     return TrainArgs(
-        game=ns.game, backend="rllib", n_envs=1, n_steps=ns.n_steps, batch_size=ns.n_steps,
+        game=ns.game, backend="rllib", n_envs=n_envs, n_steps=ns.n_steps, batch_size=ns.n_steps,
         n_epochs=1, num_env_runners=runners, opponents=ns.opponents, options=dict(options),
         shaping="none", seed=ns.seed, bc_games=0, eval_games=0, progress=False,
         snapshot_every=0, checkpoint_every=0,
@@ -104,20 +106,21 @@ def measure_sb3(ns: argparse.Namespace) -> dict:
     return {
         "backend": "sb3 (local MaskablePPO)",
         "env_runners": 0,
+        "n_envs": 1,
         "steps": steps,
         "env_steps_per_s": steps / clock.seconds,
         "train_steps_per_s": steps / seconds,
     }
 
 
-def measure_rllib(ns: argparse.Namespace, runners: int) -> dict:
-    """PPO on RLlib with ``runners`` env runners (one env each) on the running local Ray."""
+def measure_rllib(ns: argparse.Namespace, runners: int, n_envs: int) -> dict:
+    """PPO on RLlib with ``runners`` env runners (``n_envs`` games each) on the local Ray."""
     from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED_LIFETIME
 
     from crusadegym.agents.options import make_game_with_players
     from crusadegym.training import rllib_backend as rb
 
-    args = _train_args(ns, runners)
+    args = _train_args(ns, runners, n_envs)
     game = make_game_with_players(args.game, args.players, args.game_options())
     kinds = rb.check_args(args)
     t0 = time.perf_counter()
@@ -144,15 +147,17 @@ def measure_rllib(ns: argparse.Namespace, runners: int) -> dict:
         seconds = time.perf_counter() - start
     finally:
         algorithm.stop()
-    return {"backend": "rllib", "env_runners": runners, "steps": last - first,
+    return {"backend": "rllib", "env_runners": runners, "n_envs": n_envs,
+            "steps": last - first,
             "env_steps_per_s": sampled / sample_seconds,
             "train_steps_per_s": (last - first) / seconds, "startup_s": startup}  # fmt: skip
 
 
 def format_table(rows: list[dict]) -> str:
-    lines = [f"{'backend':<24} {'env runners':>11} {'env steps/s':>12} {'train steps/s':>14}"]
+    head = ["backend", "env runners", "games/runner", "env steps/s", "train steps/s"]
+    lines = [f"{head[0]:<24} {head[1]:>11} {head[2]:>12} {head[3]:>12} {head[4]:>14}"]
     for r in rows:
-        lines.append(f"{r['backend']:<24} {r['env_runners']:>11} "
+        lines.append(f"{r['backend']:<24} {r['env_runners']:>11} {r['n_envs']:>12} "
                      f"{r['env_steps_per_s']:>12.0f} {r['train_steps_per_s']:>14.1f}")  # fmt: skip
     return "\n".join(lines)
 
@@ -169,15 +174,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(ns: argparse.Namespace, argv: list[str]) -> int:
     """Measure every row, print the table, write the JSON."""
-    if ns.steps < 1 or min(ns.runners) < 1:
-        raise UserError("--steps and every --runners value must be >= 1")
+    if ns.steps < 1 or min(ns.runners) < 1 or min(ns.n_envs) < 1:
+        raise UserError("--steps and every --runners and --n-envs value must be >= 1")
     from crusadegym.training import rllib_backend as rb  # UserError when the extra is absent
 
     rows = [measure_sb3(ns)]
     print(format_table(rows), flush=True)
     with rb.connect(None, ns.num_cpus):
         for runners in ns.runners:
-            rows.append(measure_rllib(ns, runners))
+            for n_envs in ns.n_envs:
+                rows.append(measure_rllib(ns, runners, n_envs))
             print(format_table(rows[-1:]).splitlines()[-1], flush=True)
     os.makedirs(ns.out, exist_ok=True)
     meta = {"command": "python -m crusadegym.benchmarks.distributed " + " ".join(argv),

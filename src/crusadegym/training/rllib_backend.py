@@ -333,12 +333,12 @@ class SelfPlayCallback(RLlibCallback):
         metrics_logger.log_value((METRICS, f"score_vs_{kind}"), score, reduce="sum")
 
     def on_train_result(self, *, algorithm: Any, result: dict, **kw) -> None:
-        logged = result.get(ENV_RUNNER_RESULTS, {}).get(METRICS, {})
-        for key, value in logged.items():
+        runners = result.get(ENV_RUNNER_RESULTS) or {}
+        for key, value in (runners.get(METRICS) or {}).items():
             kind = key.split("_vs_", 1)[1]
             table = self.games if key.startswith("games") else self.scores
-            table[kind] = table.get(kind, 0.0) + float(value)
-        steps = int(result.get(ENV_RUNNER_RESULTS, {}).get(NUM_ENV_STEPS_SAMPLED_LIFETIME, 0))
+            table[kind] = table.get(kind, 0.0) + _number(value, 0.0)
+        steps = int(_number(runners.get(NUM_ENV_STEPS_SAMPLED_LIFETIME), self.last_steps))
         games = self.games.get(SELF, 0.0)
         rate = self.scores.get(SELF, 0.0) / games if games else 0.0
         beat = games >= self.min_games and rate >= self.threshold
@@ -622,17 +622,15 @@ def train(args: TrainArgs) -> dict:
 def _run(algorithm: Any, args: TrainArgs, game: Game, out: str) -> dict:
     """The training loop: iterations until ``timesteps`` env steps; checkpoints; the final."""
     copy_learner_into(algorithm, SNAPSHOT.format(0))
-    callback: SelfPlayCallback = algorithm.callbacks[0] if isinstance(
-        algorithm.callbacks, list) else algorithm.callbacks  # fmt: skip
+    callbacks = algorithm.callbacks
+    callback: SelfPlayCallback = callbacks[0] if isinstance(callbacks, list) else callbacks
     steps, iterations, next_checkpoint, checkpoints = 0, 0, args.checkpoint_every, []
-    sample_seconds = 0.0
     start = time.perf_counter()
     while steps < args.timesteps:
         result = algorithm.train()
         iterations += 1
-        runners = result.get(ENV_RUNNER_RESULTS, {})
-        steps = int(runners.get(NUM_ENV_STEPS_SAMPLED_LIFETIME, steps))
-        sample_seconds += float(result.get("timers", {}).get("env_runner_sampling_timer", 0.0))
+        runners = result.get(ENV_RUNNER_RESULTS) or {}
+        steps = int(_number(runners.get(NUM_ENV_STEPS_SAMPLED_LIFETIME), steps))
         if args.progress:
             print(f"iteration {iterations}: {steps} env steps, league {callback.snapshots}")
         if args.checkpoint_every > 0 and steps >= next_checkpoint:
@@ -647,10 +645,20 @@ def _run(algorithm: Any, args: TrainArgs, game: Game, out: str) -> dict:
         "out": out, "final": final, "backend": "rllib", "timesteps": steps,
         "iterations": iterations, "train_seconds": seconds,
         "steps_per_s": steps / seconds if seconds else 0.0,
-        "sample_seconds": sample_seconds, "num_env_runners": args.num_env_runners,
+        "num_env_runners": args.num_env_runners, "warm_start": "none (not in this backend)",
         "checkpoints": checkpoints, "league": callback.snapshots,
         "snapshots": callback.events,
     }  # fmt: skip
+
+
+def _number(value: Any, default: float) -> float:
+    """A metric as a float; ``default`` when an iteration did not report it (None, or NaN:
+    RLlib's reduction of a metric with no values this iteration)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return float(default)
+    return number if np.isfinite(number) else float(default)
 
 
 def _prune(paths: list[str], keep: int) -> None:
