@@ -72,12 +72,14 @@ SPEC = GameSpec(
     description="Crusaders: Thy Will Be Done + Divine Influence (Seth Jaffee): the action "
     "wheel, knights, enemies, buildings, influence tiles. " + tables.STAND_IN_NOTE,
     max_players=4,
+    # Small supplies so random play reaches the real end (supply out, round finished,
+    # scoring) in almost every game; the last config ends by the turn cap instead.
     test_configs=(
-        {"players": 2, "supply": 40, "max_turns": 60},
-        {"players": 3, "supply": 40, "max_turns": 60, "expansion": False},
-        {"players": 4, "supply": 40, "max_turns": 60, "wheel": "unpredictable"},
-        {"players": 2, "supply": 40, "max_turns": 60, "expansion": False, "orders": "free"},
-        {"players": 3, "supply": 40, "max_turns": 60, "split": "one_each"},
+        {"players": 2, "supply": 15, "max_turns": 200},
+        {"players": 3, "supply": 20, "max_turns": 200, "expansion": False},
+        {"players": 4, "supply": 20, "max_turns": 200, "wheel": "unpredictable"},
+        {"players": 2, "supply": 20, "max_turns": 200, "expansion": False, "orders": "free"},
+        {"players": 3, "supply": 15, "max_turns": 200, "split": "one_each"},
         {"players": 4, "supply": 40, "max_turns": 60, "expansion": False},
     ),
     invariants=_invariants,
