@@ -76,6 +76,13 @@ def _ints(text: str, n: int, what: str) -> list[int]:
     return [int(x) for x in parts]
 
 
+def _lookup(names: tuple, word: str, what: str) -> int:
+    """Index of ``word`` in ``names``; a one-line error listing the choices otherwise."""
+    if word not in names:
+        raise ValueError(f"unknown {what} {word!r}; one of {', '.join(names)}")
+    return names.index(word)
+
+
 def _fields(words: list[str]) -> dict[str, str]:
     out = {}
     for w in words:
@@ -108,7 +115,7 @@ def parse_position(text: str, **options) -> tuple[np.ndarray, np.ndarray]:
         for off in (L.R_ENEMY, L.R_BONUS, L.R_INF):
             state[off + r] = -1
     state[L.CUR] = int(head.pop("seat", 0))
-    state[L.PHASE] = L.PHASE_NAMES.index(head.pop("phase", "turn"))
+    state[L.PHASE] = _lookup(L.PHASE_NAMES, head.pop("phase", "turn"), "phase")
     state[L.SUPPLY] = int(head.pop("supply", state[L.SUPPLY]))
     state[L.ENDING] = int(head.pop("ending", 0))
     state[L.TURN] = int(head.pop("turn", 0))
@@ -140,7 +147,7 @@ def parse_position(text: str, **options) -> tuple[np.ndarray, np.ndarray]:
 def _parse_seat(state: np.ndarray, p: int, f: dict[str, str]) -> None:
     b = L.pl(p)
     if "order" in f:
-        state[b + L.PL_ORDER] = T.ORDER_NAMES.index(f.pop("order"))
+        state[b + L.PL_ORDER] = _lookup(T.ORDER_NAMES, f.pop("order"), "order")
     for key, off in (
         ("score", L.PL_SCORE),
         ("troops", L.PL_TROOPS),
@@ -177,11 +184,11 @@ def _parse_seat_line(state: np.ndarray, params: np.ndarray, p: int, key: str, re
         state[b + L.PL_TOKTOTAL] = int(state[b + L.PL_TOK : b + L.PL_TOK + T.N_WEDGES].sum())
     elif key == "board":
         for k, v in _fields(rest).items():
-            t = T.BUILDING_NAMES.index(k)
+            t = _lookup(T.BUILDING_NAMES, k, "building")
             state[b + L.PL_BOARD + t] = sum(1 << (int(c) - 1) for c in v if c != "-")
     elif key == "knights":
         for k, w in enumerate(rest):
-            r = T.KNIGHT_AWAY if w == "-" else T.REGION_NAMES.index(w)
+            r = T.KNIGHT_AWAY if w == "-" else _lookup(T.REGION_NAMES, w, "region")
             if r >= 0 and not params[P_ACTIVE + r]:
                 raise ValueError(f"knight in region {w}, which is not on this board side")
             state[b + L.PL_KNIGHT + k] = r
@@ -194,13 +201,13 @@ def _parse_seat_line(state: np.ndarray, params: np.ndarray, p: int, key: str, re
 
 
 def _parse_region(state: np.ndarray, params: np.ndarray, name: str, f: dict[str, str]) -> None:
-    r = T.REGION_NAMES.index(name)
+    r = _lookup(T.REGION_NAMES, name, "region")
     if not params[P_ACTIVE + r]:
         raise ValueError(f"region {name} is not on this board side")
     if "enemy" in f:
         v = f.pop("enemy")
-        kind = T.ENEMY_LETTERS.index(v[0])
-        shows = SARACEN_SHOWS.index(v[1:]) - 1 if kind == T.SARACEN else None
+        kind = _lookup(tuple(T.ENEMY_LETTERS), v[:1], "enemy")
+        shows = _lookup(SARACEN_SHOWS, v[1:], "Saracen reward") - 1 if kind == T.SARACEN else None
         e = _free_enemy(state, kind, shows)
         state[L.R_ENEMY + r] = e
         state[L.ENEMY_LOC + e] = r
