@@ -42,22 +42,7 @@ def one_line_error(code: int, err: str, command: str) -> str:
     return lines[0]
 
 
-NOT_YET_PLAIN = {
-    "play": "agents/match.py (issue #21, being rewritten) shows its docstring's reST; "
-    "build its parser with crusadegym.cli_help.command_parser, then drop this entry",
-}
-"""Commands whose help still shows markup; strict xfail, so fixing one fails until removed."""
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=NOT_YET_PLAIN[c]))
-        if c in NOT_YET_PLAIN
-        else c
-        for c in cli.COMMANDS
-    ],
-)
+@pytest.mark.parametrize("command", list(cli.COMMANDS))
 def test_help_is_plain_text_with_each_default_once(command, capsys):
     code, out, _ = run_cli([command, "--help"], capsys)
     assert code == 0 and out.startswith(f"usage: crusadegym {command}")
