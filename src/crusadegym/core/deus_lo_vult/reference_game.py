@@ -295,8 +295,12 @@ class Reference:
     def new_t_units(self, g: Duel, before: dict[int, int]) -> list[int]:
         return sorted(c for c, t in self.t_units(g).items() if before.get(c) != t)
 
-    def would_trample(self, g: Duel, src: int, dst: int, t: int) -> bool:
-        before = self.t_units(g)
+    def would_trample(
+        self, g: Duel, src: int, dst: int, t: int, before: dict[int, int] | None = None
+    ) -> bool:
+        """Would placing t on dst (from src, or -1) trample anyone? ``before``: the
+        units in a T on the board as it stands (computed when not given)."""
+        before = self.t_units(g) if before is None else before
         board = dict(g.board)
         if src >= 0:
             del g.board[src]
@@ -310,6 +314,7 @@ class Reference:
         if len(band) < 2:
             return set()
         t = g.board[cell]
+        before = self.t_units(g) if self.chivalrous else {}
         out = set()
         for m in band - {cell}:
             for _, e in neighbours(m):
@@ -317,7 +322,7 @@ class Reference:
                     continue
                 if g.ap <= 1 and self.rival_camp(t, e):
                     continue  # the last point would leave it in a rival camp
-                if self.chivalrous and self.would_trample(g, cell, e, t):
+                if self.chivalrous and self.would_trample(g, cell, e, t, before):
                     continue
                 out.add(e)
         return out
