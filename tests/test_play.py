@@ -17,22 +17,26 @@ from crusadegym.agents.arena import run_arena
 from crusadegym.agents.human import HumanAgent, legal_listing, read_move
 from crusadegym.agents.match import main, play_session
 from crusadegym.agents.options import make_game_with_players
-from crusadegym.core import make_game
+from crusadegym.core import available_games, get_spec, make_game
 from crusadegym.core.records import load_replay, replay
+
+SMALL = dict(SMALL_GAMES)
+EVERY_GAME = [(g, SMALL.get(g, dict(get_spec(g).test_configs[0]))) for g in available_games()]
+"""Every registered game (new games join by registering) under a small config."""
 
 
 def _options(opts: dict) -> list[str]:
-    out = []
+    out = ["--players", str(opts.get("players", 2))]
     for k, v in opts.items():
         if k != "players":
             out += ["-o", f"{k}={v}"]
     return out
 
 
-@pytest.mark.parametrize("name,opts", SMALL_GAMES, ids=[n for n, _ in SMALL_GAMES])
+@pytest.mark.parametrize("name,opts", EVERY_GAME, ids=[n for n, _ in EVERY_GAME])
 def test_cli_full_game_by_scripted_stdin(name, opts, tmp_path, monkeypatch, capsys):
     # A typo, a number out of range, then always the first listed action until the end.
-    script = "what now\n999\nboard\nhelp\n" + "1\n" * 5000
+    script = "what now\n999\nboard\nhelp\n" + "1\n" * 20000
     monkeypatch.setattr(sys, "stdin", io.StringIO(script))
     rc = main([name, "--vs", "random", "--save-replays", str(tmp_path), *_options(opts)])
     out = capsys.readouterr().out

@@ -13,7 +13,7 @@ import urllib.request
 import numpy as np
 import pytest
 
-from crusadegym.core import make_game
+from crusadegym.core import available_games, get_spec, make_game
 from crusadegym.core.records import save_replay
 from crusadegym.ui.serve import make_server
 
@@ -201,3 +201,23 @@ def test_serve_command_line_errors_are_one_line(tmp_path, capsys):
             assert cli(["serve", *argv]) == 2
             err = capsys.readouterr().err.strip()
             assert fragment in err and "\n" not in err
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_every_game_plays_through_the_api(url, name):
+    """A few human moves, then agents only to the end (one request plays them all)."""
+    opts = dict(get_spec(name).test_configs[0])
+    players = opts.pop("players", 2)
+    body = {"game": name, "options": opts, "seed": 3, "actions": [],
+            "seats": ["human"] + ["random"] * (players - 1)}  # fmt: skip
+    status, v = call(url, "/api/play", body)
+    for _ in range(3):
+        assert status == 200, v
+        if v["over"]:
+            break
+        move = {"actions": v["actions"], "move": v["legal"][0]["id"]}
+        status, v = call(url, "/api/play", {**body, **move})
+    agents = {**body, "seats": ["random"] * players, "actions": v["actions"]}
+    status, v = call(url, "/api/play", agents)
+    assert status == 200 and v["over"] and len(v["returns"]) == players
+    assert v["board_png"].startswith("data:image/png") and v["legal"] == []

@@ -14,7 +14,7 @@ import threading
 import numpy as np
 import pytest
 
-from crusadegym.core import make_game
+from crusadegym.core import available_games, get_spec, make_game
 from crusadegym.core.records import save_replay
 from crusadegym.envs import render_dlv as R
 from crusadegym.ui.serve import make_server
@@ -202,3 +202,20 @@ def test_a_link_opens_a_game_mid_way(page, url):
     docs_shot = os.environ.get("CRUSADEGYM_DOCS_SCREENSHOT")  # e.g. docs/img/play_browser.png
     if docs_shot:
         page.screenshot(path=docs_shot)
+
+
+@pytest.mark.parametrize("name", available_games())
+def test_every_game_opens_and_takes_a_click(page, url, name):
+    opts = dict(get_spec(name).test_configs[0])
+    players = opts.pop("players", 2)
+    page.goto(url[0])
+    page.wait_for_selector(f"#game option[value={name}]", state="attached")
+    page.select_option("#game", name)
+    page.fill("#players", str(players))
+    page.dispatch_event("#players", "change")
+    page.fill("#options", ", ".join(f"{k}={v}" for k, v in opts.items()))
+    page.click("#new")
+    page.wait_for_selector(".action")
+    _click_and_wait(page, ".action")
+    assert page.locator("#history li").count() >= 1
+    assert page.get_attribute("#board", "src").startswith("data:image/png")
