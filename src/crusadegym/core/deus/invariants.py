@@ -73,6 +73,10 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
             errors.append(f"ship on land in region {r}")
         if state[L.VILLAGE_VP + r] < 0:
             errors.append(f"village {r} has negative VP")
+        if terrain[r] == T.VILLAGE:
+            for n in T.NEIGH[r]:
+                if n >= 0 and on[n] and terrain[n] == T.VILLAGE:
+                    errors.append(f"villages {r} and {int(n)} are adjacent")
     temples_on_map = int(np.sum(((pieces >> T.TEMPLE) & 1)[on]))
     if temples_on_map + state[L.TEMPLES_LEFT] != params[P_TILES]:
         errors.append(f"temples: {temples_on_map} on the map + {int(state[L.TEMPLES_LEFT])} left")
