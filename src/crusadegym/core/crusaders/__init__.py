@@ -12,6 +12,7 @@ import numpy as np
 from ..protocol import GameSpec, Kernels
 from . import actions, observe, rules, tables
 from .config import CrusadersConfig, make_params
+from .determinize import determinize
 from .layout import STATE_SIZE
 
 # Longest turn, in decisions: resolve, split, first, per action up to 24 one-time boosts
@@ -69,6 +70,7 @@ SPEC = GameSpec(
     render_ansi=_render,
     stand_in_data=True,
     hidden_information=True,
+    determinize=determinize,
     description="Crusaders: Thy Will Be Done + Divine Influence (Seth Jaffee): the action "
     "wheel, knights, enemies, buildings, influence tiles. " + tables.STAND_IN_NOTE,
     max_players=4,
