@@ -95,3 +95,26 @@ def test_build_costs_match_the_reference_in_random_positions():
                     assert (None if c == NO_SITE else c) == want, (p, t, r)
                     compared += want is not None
     assert compared > 50
+
+
+def test_travel_and_crusade_masks_match_the_reference():
+    from crusadegym.core.crusaders.actions import MOVE0, REGION0
+    from crusadegym.core.crusaders.reference import crusade_targets_ref, travel_moves_ref
+
+    seen = {"travel": 0, "crusade": 0}
+    for options in CONFIGS:
+        for game, s in random_states({**options, "max_turns": 120}, n_games=4, seed=3):
+            phase = L.PHASE_NAMES[s[L.PHASE]] if not game.is_terminal(s) else "over"
+            if phase not in seen:
+                continue
+            p = game.current_player(s)
+            mask = game.legal_mask(s)
+            if phase == "travel":
+                moves = np.flatnonzero(mask[MOVE0:REGION0])
+                got = {(int(a) % T.N_KNIGHTS, int(a) // T.N_KNIGHTS) for a in moves}
+                assert got == travel_moves_ref(s, game.params, p)
+            else:
+                got = {int(a) for a in np.flatnonzero(mask[REGION0 : REGION0 + T.N_REGIONS])}
+                assert got == crusade_targets_ref(s, game.params, p)
+            seen[phase] += 1
+    assert seen["travel"] > 20 and seen["crusade"] > 5, seen

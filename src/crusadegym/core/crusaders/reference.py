@@ -98,3 +98,48 @@ def build_cost_ref(state: np.ndarray, params: np.ndarray, p: int, t: int, r: int
     if (here[0] // 4) % 8 == T.EXP_PAIR[t]:
         return int(T.EXP_PAIRED_COST[lv])
     return int(T.EXP_COST[lv]) - 1 if dragon else None
+
+
+def travel_moves_ref(state: np.ndarray, params: np.ndarray, p: int) -> set[tuple[int, int]]:
+    """(knight, region) steps legal with the travel points left [C]/[R "Travel"]."""
+    from .config import P_ADJ
+
+    b = L.pl(p)
+    out = set()
+    if state[L.MOVES_LEFT] <= 0:
+        return out
+    for k in range(T.N_KNIGHTS):
+        src = int(state[b + L.PL_KNIGHT + k])
+        if src < 0:
+            continue
+        cost = 2 if state[L.R_ENEMY + src] >= 0 else 1
+        if state[L.R_COAT + src] == p:
+            cost -= 1
+        if cost > state[L.TRAVEL_LEFT]:
+            continue
+        for q in params[P_ADJ + 6 * src : P_ADJ + 6 * src + 6]:
+            if q >= 0:
+                out.add((k, int(q)))
+    return out
+
+
+def crusade_targets_ref(state: np.ndarray, params: np.ndarray, p: int) -> set[int]:
+    """Regions with a knight of p and an enemy of strength <= the action's strength [C]."""
+    from .config import P_EXPANSION
+
+    b = L.pl(p)
+    tracks = T.TRACK_EXPANSION if params[P_EXPANSION] else T.TRACK_BASE
+    out = set()
+    for k in range(T.N_KNIGHTS):
+        r = int(state[b + L.PL_KNIGHT + k])
+        e = int(state[L.R_ENEMY + r]) if r >= 0 else -1
+        if e < 0:
+            continue
+        kind = int(T.ENEMY_TYPE[e])
+        if kind == T.SARACEN:
+            strength = T.SARACEN_STRENGTH
+        else:
+            strength = int(tracks[kind, min(int(state[L.TRACK + kind]), T.TRACK_LEN - 1)])
+        if strength <= state[L.STRENGTH]:
+            out.add(r)
+    return out
