@@ -221,3 +221,33 @@ def test_every_game_plays_through_the_api(url, name):
     status, v = call(url, "/api/play", agents)
     assert status == 200 and v["over"] and len(v["returns"]) == players
     assert v["board_png"].startswith("data:image/png") and v["legal"] == []
+
+
+@pytest.mark.parametrize("name", ["deus", "crusaders"])
+def test_clicks_on_hex_boards_name_the_region_under_them(url, name):
+    """Play random games; whenever a `region X` action is legal, click that hex's centre."""
+    from crusadegym.ui.clicks import click_map
+
+    game = make_game(name, players=2)
+    hook = click_map(name)
+    rng, clicked = np.random.default_rng(0), 0
+    state = game.new_state(2)
+    actions = []
+    while not game.is_terminal(state) and clicked < 3:
+        labels = {game.action_to_str(int(a), state): int(a) for a in game.legal_actions(state)}
+        regions = [lab for lab in labels if lab.startswith("region ")]
+        if regions:
+            target = regions[0]
+            hit = next(
+                (x, y) for x in range(0, 1400, 6) for y in range(0, 1200, 6)
+                if hook(game, x, y) == target
+            )  # fmt: skip
+            body = {"game": name, "options": {}, "seed": 2, "actions": actions,
+                    "seats": ["human", "human"], "click": list(hit)}  # fmt: skip
+            status, v = call(url, "/api/play", body)
+            assert status == 200 and v["history"][-1]["label"] == target, v.get("error")
+            clicked += 1
+        a = int(rng.choice(game.legal_actions(state)))
+        game.step(state, a)
+        actions.append(a)
+    assert clicked == 3

@@ -17,6 +17,8 @@ from crusadegym.core import Game
 
 CLICK_MAPS: dict[str, Callable[[Game, int, int], str | None] | str] = {
     "deus_lo_vult": "crusadegym.ui.clicks:deus_lo_vult_click",
+    "deus": "crusadegym.ui.clicks:deus_click",
+    "crusaders": "crusadegym.ui.clicks:crusaders_click",
 }
 """Click hook per game name: a callable, or ``"module:function"`` imported on first use."""
 
@@ -46,3 +48,43 @@ def deus_lo_vult_click(game: Game, x: int, y: int) -> str | None:
     if x < R.MARGIN or y < R.HEADER + R.MARGIN or not (0 <= col < T.SIZE and 0 <= row < T.SIZE):
         return None
     return "cell " + cell_name(row * T.SIZE + col)
+
+
+HEX_HIT = 0.9
+"""A click counts for a hex when it is within this fraction of the hex radius of its centre."""
+
+
+def _nearest(centres: dict[int, tuple[float, float]], x: int, y: int, radius: float) -> int | None:
+    best, best_d2 = None, (HEX_HIT * radius) ** 2
+    for r, (cx, cy) in centres.items():
+        d2 = (x - cx) ** 2 + (y - cy) ** 2
+        if d2 <= best_d2:
+            best, best_d2 = r, d2
+    return best
+
+
+def deus_click(game: Game, x: int, y: int) -> str | None:
+    """A pixel of :func:`crusadegym.envs.render_deus.draw` -> ``region a1`` (the hex under it)."""
+    from crusadegym.core.deus import tables as T
+    from crusadegym.core.deus.actions import region_name
+    from crusadegym.core.deus.config import P_ON_BOARD
+    from crusadegym.envs import render_deus as R
+
+    on = [r for r in range(T.N_REGIONS) if game.params[P_ON_BOARD + r]]
+    pts = {r: R._centre(int(T.AXIAL[r, 0]), int(T.AXIAL[r, 1])) for r in on}
+    # the same offset as the drawer's (board top-left after a margin and the status line)
+    ox = R.MARGIN + R.HEX - min(p[0] for p in pts.values())
+    oy = R.MARGIN + R.HEX + 20 - min(p[1] for p in pts.values())
+    centres = {r: (px + ox, py + oy) for r, (px, py) in pts.items()}
+    r = _nearest(centres, x, y, R.HEX)
+    return None if r is None else "region " + region_name(r)
+
+
+def crusaders_click(game: Game, x: int, y: int) -> str | None:
+    """A pixel of :func:`crusadegym.envs.render_crusaders.draw` -> ``region f5``."""
+    from crusadegym.core.crusaders import tables as T
+    from crusadegym.envs import render_crusaders as R
+
+    centres = {r: R._centre(r) for r in range(T.N_REGIONS)}
+    r = _nearest(centres, x, y, R.HEX)
+    return None if r is None else "region " + T.REGION_NAMES[r]
