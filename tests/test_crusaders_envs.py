@@ -96,3 +96,20 @@ def test_aec_env_replays_the_core_game():
         game.step(state, a)
         env.step(a)
     assert game.is_terminal(state)
+
+
+def test_replay_file_reproduces_a_game_bit_for_bit(tmp_path):
+    from crusadegym.core.records import load_replay, replay, save_replay
+
+    game = make_game("crusaders", **CONFIGS[1])
+    rng = np.random.default_rng(2)
+    state, states, actions = game.new_state(11), [], []
+    states.append(state.copy())
+    while not game.is_terminal(state):
+        a = int(rng.choice(game.legal_actions(state)))
+        game.step(state, a)
+        actions.append(a)
+        states.append(state.copy())
+    save_replay(tmp_path / "r.json", game, 11, actions)
+    _, replayed = replay(load_replay(tmp_path / "r.json"))
+    assert np.array_equal(replayed, np.stack(states))
