@@ -62,6 +62,22 @@ LEGENDS: dict[str, str] = {
         "  Actions: select a unit with `cell a1`, then act with it (`cell b2` moves there, "
         "`strike N`, `deploy pilgrim`, `end` ends the turn)."
     ),
+    "deus": (
+        "Legend: region:terrain[seat pieces]  terrain F field, W forest, S swamp, M mountain, "
+        "s sea, Vn village with n VP left\n"
+        "  pieces after the seat: c civil, y scientific, m maritime, a military, "
+        "p production, T temple\n"
+        "  res = wheat,wood,clay,stone   board = pieces left on the player board per type "
+        "(civil..production)"
+    ),
+    "crusaders": (
+        "Legend: wheel wedges clockwise from 1, <first><second>:<tokens> with T travel, "
+        "M muster, C crusade, I influence, B build; ^ upgraded, g giant token\n"
+        "  board = building levels left (Ca castle, Ch church, Fa farm, Ba bank, Ke keep, "
+        "Cp chapel, Mi mill, Va vault)\n"
+        "  region lines: enemy=P prussian, S slav, A saracen (+ what it shows); "
+        "bld = owner+building+level; bonus/inf = tile ids; coat = owner"
+    ),
 }
 """Text legend shown under each game's board (games without one get a generic line)."""
 
