@@ -14,9 +14,10 @@ from .config import DeusConfig, make_params
 from .layout import STATE_SIZE
 
 # Longest possible turn, in steps: a build (card, region, one payment choice per cost
-# resource) then a column of up to 16 cards, each at most 2 x 6 choices (e.g. moving 4
-# armies is 8 steps); an offering is at most 10 cards + done + a god + 10 resources.
-STEPS_PER_TURN = 2 + 5 + tables.COLUMN_CAP * 12
+# resource) then a column of up to 16 cards, each with at most 16 sub-decisions (the most
+# any template asks: 15 pieces of the personal supply, 4 army moves of 2 steps, 6 sales);
+# an offering is at most 10 cards + done + a god + 10 resources.
+STEPS_PER_TURN = 2 + 5 + tables.COLUMN_CAP * 16
 
 
 def _sizes(params: np.ndarray) -> dict:
