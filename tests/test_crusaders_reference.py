@@ -118,3 +118,27 @@ def test_travel_and_crusade_masks_match_the_reference():
                 assert got == crusade_targets_ref(s, game.params, p)
             seen[phase] += 1
     assert seen["travel"] > 20 and seen["crusade"] > 5, seen
+
+
+def test_compiled_invariants_agree_with_the_python_check():
+    from crusadegym.core.crusaders.invariant_kernel import violation
+
+    rng = np.random.default_rng(5)
+    sound = broken = 0
+    for game, s in random_states({"players": 3, "max_turns": 80}, n_games=3, seed=4):
+        assert violation(s, game.params) == 0 and check(s, game.params) == []
+        sound += 1
+        if s[L.STEP] % 13 == 0:  # break one invariant-relevant slot, both must notice
+            bad = s.copy()
+            p = int(rng.integers(3))
+            corruptions = [
+                (L.pl(p) + L.PL_TOK + int(rng.integers(6)), 1),
+                (L.SUPPLY, -1 - int(s[L.SUPPLY])),
+                (L.pl(p) + L.PL_CAPT + int(rng.integers(3)), 1),
+                (L.ENEMY_LOC + int(rng.integers(T.N_ENEMY_TOKENS)), 100),
+            ]
+            off, delta = corruptions[int(rng.integers(len(corruptions)))]
+            bad[off] += delta
+            assert violation(bad, game.params) != 0 and check(bad, game.params) != []
+            broken += 1
+    assert sound > 300 and broken > 10

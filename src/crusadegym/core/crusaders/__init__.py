@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..protocol import GameSpec, Kernels
-from . import actions, observe, rules, tables
+from . import actions, invariant_kernel, observe, rules, tables
 from .config import CrusadersConfig, make_params
 from .determinize import determinize
 from .layout import STATE_SIZE
@@ -85,4 +85,6 @@ SPEC = GameSpec(
         {"players": 4, "supply": 40, "max_turns": 60, "expansion": False},
     ),
     invariants=_invariants,
+    invariant_kernel=invariant_kernel.violation,
+    invariant_messages=invariant_kernel.VIOLATIONS,
 )

@@ -88,7 +88,8 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
         where = int(loc[e])
         if 0 <= where < T.N_REGIONS and int(state[L.R_ENEMY + where]) != e:
             errors.append(f"enemy {e} thinks it is in region {where}")
-        if where < L.ELOC_CAPT0 - (players - 1) or L.ELOC_CAPT0 < where < L.ELOC_TRACK:
+        invalid = where >= T.N_REGIONS or L.ELOC_CAPT0 < where < L.ELOC_TRACK
+        if invalid or where < L.ELOC_CAPT0 - (players - 1):
             errors.append(f"enemy {e} has invalid location {where}")
     if int(np.sum(loc == L.ELOC_TRACK)) != 2:
         errors.append("the two track markers are not on their tracks")
