@@ -297,6 +297,21 @@ def test_army_moves_into_empty_land_never_a_village_or_a_rival():
     assert s[L.OWNER + region("b5")] == 0 and s[L.PIECES + region("b0")] == 1 << T.CIVIL
 
 
+def test_army_that_triggers_an_attack_moves_no_further():
+    """An army whose move triggers a village attack cannot move any further [S5]."""
+    # b6 (3 VP): neighbours b1 (own ship), b0 (own), b5 (empty); the army at b4 steps in
+    s = position(
+        GA,
+        "piece b1 0 maritime\npiece b0 0 civil\npiece b4 0 military\n"
+        "piece c2 0 civil\nhand 0 cohort",
+    )
+    play(GA, s, "build cohort", "region c2")  # a second army in c2; Cohort: 2 moves
+    play(GA, s, "region b4", "region b5")  # b6 surrounded with an army: attacked
+    assert s[L.ATTACKED + region("b6")] == 1 and seat_value(s, 0, L.VP) == 5 + 3
+    assert "b5" not in legal_regions(GA, s)  # that army stops; the other may still move
+    assert "c2" in legal_regions(GA, s)
+
+
 def test_army_sharing_only_with_a_temple_cannot_move():
     s = position(G2, "piece b0 0 military\ntemple b0\npiece b3 0 civil\nhand 0 cohort")
     play(G2, s, "build cohort", "region b5", "pay resource")

@@ -207,7 +207,7 @@ def move_army(state, params, seat, src, dst):
         state[OWNER + src] = -1
     state[OWNER + dst] = seat
     state[PIECES + dst] |= MILITARY_BIT
-    attack_villages(state, params)
+    return attack_villages(state, params)
 
 
 # ------------------------------------------------------------------ choices
@@ -242,8 +242,8 @@ def choice_option(state, params, seat, kind, a, b, c, sel, target):
             and army_next_to(state, params, seat, v)
         )
     if kind == T.E_MOVE_ARMIES:
-        if sel < 0:
-            return army_can_move(state, params, seat, target)
+        if sel < 0:  # c = 1 + the region of an army that attacked: it moves no further
+            return target + 1 != c and army_can_move(state, params, seat, target)
         return army_target_ok(state, params, seat, sel, target)
     return False
 
@@ -327,7 +327,8 @@ def apply_choice(state, params, seat, target):
         if state[VILLAGE_VP + target] == 0:  # emptied: counts as attacked [S5]
             state[ATTACKED + target] = 1
     elif kind == T.E_MOVE_ARMIES:
-        move_army(state, params, seat, state[EFF_SEL], target)
+        if move_army(state, params, seat, state[EFF_SEL], target) > 0:
+            state[EFF_C] = target + 1  # [S5] an army that triggers an attack stops there
         state[EFF_SEL] = -1
     state[EFF_LEFT] -= 1
     if state[EFF_LEFT] <= 0 or not choice_any(state, params, seat):
