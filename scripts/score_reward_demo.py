@@ -51,6 +51,23 @@ class EpisodeLog(gymnasium.Wrapper):
         return self.env.unwrapped.action_masks()
 
 
+def progress_callback(env: EpisodeLog):
+    """An SB3 callback printing the episodes so far after each rollout (to follow a run)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Progress(BaseCallback):
+        def _on_step(self) -> bool:
+            return True
+
+        def _on_rollout_end(self) -> None:
+            recent = env.rows[-20:]
+            mean = np.mean([r["return"] for r in recent]) if recent else float("nan")
+            print(f"{self.num_timesteps} steps, {len(env.rows)} episodes, "
+                  f"last-20 mean return {mean:+.3f}", flush=True)  # fmt: skip
+
+    return Progress()
+
+
 RANDOM_CONFIGS = [(1, 30), (1, 60), (1, 120), (1, 240), (3, 120), (3, 360)]
 """(rounds, max_turns) pairs the random-play table covers; (1, 30) is the training config."""
 
@@ -90,7 +107,10 @@ def main() -> int:
     if args.random_games:
         random_finish_table(args.random_games)
         return 0
+    import torch
     from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)  # small MLP: more threads only contend on a shared machine
 
     os.makedirs(args.out, exist_ok=True)
     env = EpisodeLog(
@@ -101,7 +121,7 @@ def main() -> int:
     )  # fmt: skip
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, device="cpu", verbose=0)
     start = time.perf_counter()
-    model.learn(total_timesteps=args.steps)
+    model.learn(total_timesteps=args.steps, callback=progress_callback(env))
     seconds = time.perf_counter() - start
     rows = env.rows
     tenth = max(1, len(rows) // 10)
