@@ -78,3 +78,27 @@ def test_attack_kernel_matches_the_reference_on_constructed_boards():
             assert copy[L.ATTACKED + v] == 1 and copy[L.VILLAGE_VP + v] == 0
         due += len(hit)
     assert due > 20
+
+
+def test_compiled_invariants_agree_with_the_python_ones():
+    """invariant_kernel.violation == 0 exactly when invariants.check finds nothing, on
+    random positions and on corrupted copies of them."""
+    from crusadegym.core.deus.invariant_kernel import violation
+
+    g = game(players=3, max_turns=60)
+    rng = np.random.default_rng(4)
+    slots = [L.SUPPLY, L.player(1) + L.GOLD, L.player(0) + L.HAND_N, L.player(2) + L.ON_BOARD,
+             L.OWNER + 3, L.TEMPLES_LEFT, L.CARD_LOC + 17, L.DECK]  # fmt: skip
+    bad = 0
+    for k in range(3):
+        s = g.new_state(k)
+        while not g.is_terminal(s):
+            assert violation(s, g.params) == 0 and not g.check_invariants(s)
+            if rng.random() < 0.05:
+                broken = s.copy()
+                broken[slots[int(rng.integers(len(slots)))]] += int(rng.choice([-7, -1, 1, 3]))
+                code = violation(broken, g.params)
+                assert (code != 0) == bool(g.check_invariants(broken)), g.check_invariants(broken)
+                bad += int(code != 0)
+            g.step(s, int(rng.choice(g.legal_actions(s))))
+    assert bad > 10

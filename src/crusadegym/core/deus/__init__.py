@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..protocol import GameSpec, Kernels
-from . import actions, cards, observe, rules, tables
+from . import actions, cards, invariant_kernel, observe, rules, tables
 from .config import DeusConfig, make_params
 from .layout import STATE_SIZE
 
@@ -76,5 +76,7 @@ SPEC = GameSpec(
         {"players": 4, "max_turns": 40, "escape": "always", "tie_break": "leftovers"},
     ),
     invariants=_invariants,
+    invariant_kernel=invariant_kernel.violation,
+    invariant_messages=invariant_kernel.VIOLATIONS,
     determinize=cards.determinize,
 )
