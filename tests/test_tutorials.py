@@ -16,6 +16,8 @@ Each runs a few hundred steps on a small config (a test of the calls, not of lea
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import warnings
 
 import gymnasium
@@ -30,10 +32,27 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy  # no
 from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
 from sb3_contrib.common.wrappers import ActionMasker  # noqa: E402
 
+from crusadegym.core import get_spec  # noqa: E402
 from crusadegym.envs.registration import AEC_IDS, SINGLE_AGENT_IDS  # noqa: E402
 
-SMALL = {"players": 2, "rounds": 1, "max_turns": 4}
-"""Every registered game so far reads these; a short game keeps the loops cheap."""
+SHORT_GAME_TURNS = 4
+"""Turn cap of the tests' games: a short game keeps the loops cheap."""
+
+
+def small(game_name: str) -> dict:
+    """The game's first test config, cut to a few turns when the config has a turn cap."""
+    spec = get_spec(game_name)
+    config = dict(spec.test_configs[0])
+    if "max_turns" in {f.name for f in dataclasses.fields(spec.config_cls)}:
+        config["max_turns"] = SHORT_GAME_TURNS
+    return config
+
+
+def aec_game(env_id: str) -> str:
+    """The game of a PettingZoo id (its per-game module's ``GAME``)."""
+    return importlib.import_module(AEC_IDS[env_id].split(":")[0]).GAME
+
+
 PPO = {"n_steps": 64, "batch_size": 32, "n_epochs": 1, "seed": 0, "device": "cpu"}
 
 
@@ -80,7 +99,8 @@ def pettingzoo_tutorial_wrapper(aec_env):
 def test_pettingzoo_sb3_action_mask_tutorial(env_id, tmp_path):
     import pettingzoo
 
-    env = pettingzoo_tutorial_wrapper(pettingzoo.make("aec", env_id, **SMALL))
+    config = small(aec_game(env_id))
+    env = pettingzoo_tutorial_wrapper(pettingzoo.make("aec", env_id, **config))
     env.reset(seed=0)  # the tutorial resets once to define the spaces
     env = ActionMasker(env, lambda e: e.action_mask())
     model = MaskablePPO(MaskableActorCriticPolicy, env, **PPO)
@@ -90,7 +110,7 @@ def test_pettingzoo_sb3_action_mask_tutorial(env_id, tmp_path):
     model = MaskablePPO.load(tmp_path / "policy")
 
     # The tutorial's evaluation: random seat 0 against the model in seat 1.
-    env = pettingzoo.make("aec", env_id, **SMALL)
+    env = pettingzoo.make("aec", env_id, **config)
     games = steps = 0
     for game in range(3):
         env.reset(seed=game)
@@ -108,13 +128,13 @@ def test_pettingzoo_sb3_action_mask_tutorial(env_id, tmp_path):
                 act = int(act)
             env.step(act)
             steps += 1
-    assert games == 3 and steps > 50
+    assert games == 3 and steps > 3 * SHORT_GAME_TURNS
     assert not any(i.get("illegal_action") is not None for i in env.infos.values())
 
 
 @pytest.mark.parametrize("env_id", sorted(SINGLE_AGENT_IDS))
 def test_sb3_contrib_maskable_ppo_example(env_id, tmp_path):
-    env = gymnasium.make(env_id, **SMALL)
+    env = gymnasium.make(env_id, **small(SINGLE_AGENT_IDS[env_id]))
     model = MaskablePPO("MlpPolicy", env, gamma=0.4, verbose=0, **PPO)
     model.learn(256)
     mean, _ = evaluate_policy(model, env, n_eval_episodes=2, warn=False)
@@ -142,12 +162,12 @@ def test_subproc_workers_find_the_id_through_the_module_form():
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
-    env_id = sorted(SINGLE_AGENT_IDS)[0]
+    env_id = "crusadegym/DeusLoVult-v0"
     vec = make_vec_env(
         f"crusadegym.envs:{env_id}",
         n_envs=2,
         seed=0,
-        env_kwargs=SMALL,
+        env_kwargs=small(SINGLE_AGENT_IDS[env_id]),
         vec_env_cls=SubprocVecEnv,
         vec_env_kwargs={"start_method": "spawn"},
     )
