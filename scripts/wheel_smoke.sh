@@ -121,6 +121,10 @@ for env_id in SINGLE_AGENT_IDS:
     print(f"   gymnasium.make({env_id!r}, opponents='heuristic'): 100 steps")
 PY
 
+echo "== crusadegym play: a game between agents"
+crusadegym play deus_lo_vult --seats random,heuristic --games 1 --no-save --no-board \
+  -o rounds=1 -o max_turns=30
+
 echo "== a 2-game arena"
 crusadegym arena deus_lo_vult --agents random,heuristic --games 2 -o rounds=1 -o max_turns=30 \
   --quiet --out "$WORK/arena"
