@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 
 import numpy as np
 import pytest
 
+from crusadegym.agents.arena import play_game
 from crusadegym.agents.base import select_action
+from crusadegym.agents.pretrained import CHECKPOINTS, pretrained_path
+from crusadegym.agents.registry import make_agent
 from crusadegym.core import make_game
+
+MAX_BYTES = 5_000_000
+"""The shipped policy must stay a few MB (the issue's limit)."""
 
 pytest.importorskip("sb3_contrib", reason="policies need the train extra")
 
@@ -51,3 +59,31 @@ def test_packing_keeps_the_moves_and_shrinks_the_file(tmp_path):
     assert moves > 100
     with pytest.raises(ValueError, match="does not name game 'deus_lo_vult'"):
         pack(original, "deus_lo_vult", "a test", out)
+
+
+def test_the_checkpoint_and_its_sidecar_are_shipped_and_small():
+    path = pretrained_path("deus_lo_vult")
+    assert path == CHECKPOINTS["deus_lo_vult"]
+    sidecar = path.with_suffix(".json")
+    assert path.stat().st_size + sidecar.stat().st_size < MAX_BYTES
+    info = json.loads(sidecar.read_text())
+    assert info["game"] == "deus_lo_vult" and info["advice"] == "heuristic"
+    assert info["training_command"].startswith("crusadegym train deus_lo_vult")
+
+
+def test_pretrained_plays_a_game_to_the_end():
+    game = make_game("deus_lo_vult", players=2, rounds=1, max_turns=6)
+    agents = [make_agent("pretrained", 0), make_agent("random", 1)]
+    record = play_game(game, agents, seed=11)
+    assert record["steps"] > 0 and len(record["returns"]) == 2
+    assert agents[0].name == "pretrained"
+
+
+def test_play_against_pretrained_from_the_command_line(monkeypatch, capsys, tmp_path):
+    from crusadegym.agents.match import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 40 + "quit\n"))
+    argv = ["deus_lo_vult", "--vs", "pretrained", "--seat", "1", "--save-replays", str(tmp_path)]
+    assert main([*argv, "-o", "rounds=1", "-o", "max_turns=4"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0 (pretrained) plays" in out and "replay saved" in out
