@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Set up a virtualenv, install crusadegym with its test/training extras, lint, and run the tests.
+# Set up a virtualenv, install crusadegym with its test, training, distributed (Ray RLlib) and web
+# (Playwright) extras, lint, and run the tests. The browser test drives the system Chromium,
+# which scripts/install_browser.sh installs from the Debian archive (it skips, saying why, without).
 set -euo pipefail
-EXTRAS="dev,train" source "$(dirname "$0")/_venv.sh"
+EXTRAS="dev,train,distributed,web" source "$(dirname "$0")/_venv.sh"
 # CI slice of the fuzz harness: 4,000 compiled random games per Deus lo Vult test config
 # (12,000 in all) with final-state invariants, plus 10 per config checked after every step.
 export CRUSADEGYM_SOAK_GAMES="${CRUSADEGYM_SOAK_GAMES:-4000}"
