@@ -83,8 +83,8 @@ LEGENDS: dict[str, str] = {
 
 
 HIDDEN_NOTE = (
-    "Note: this game has hidden information and the board shows the whole state, "
-    "the other seats' secrets included (no per-seat view is drawn yet)."
+    "Note: this game has hidden information; the board shows only what the seat to "
+    "move may see (rivals' hands as counts, their VP as ?)."
 )
 
 
@@ -268,7 +268,9 @@ class HumanAgent(Agent):
         """Print the board, its legend, whose move it is and the numbered legal actions."""
         seat = game.current_player(state)
         self._write("")
-        self._write(game.render(state).rstrip("\n"))
+        # Only what the seat to move may see (the human's seat; with several humans at
+        # one keyboard, whoever is to move).
+        self._write(game.render(state, seat).rstrip("\n"))
         self._write(legend(game))
         if game.spec.hidden_information:
             self._write(HIDDEN_NOTE)

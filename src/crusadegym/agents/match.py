@@ -199,7 +199,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"=== game {g + 1}/{args.games} (seed {seed}): {len(played.actions)} steps, "
               f"{elapsed:.1f} s{how}")  # fmt: skip
         if not args.no_board or has_human:
-            print(game.render(state))
+            # A game stopped mid-way keeps its secrets: a human sees their own seat's view.
+            humans = [s for s, sp in enumerate(seat_specs) if sp.split(":", 1)[0] == HUMAN]
+            viewer = humans[0] if humans and not game.is_terminal(state) else None
+            print(game.render(state, viewer))
         if not played.quit:
             for s, (spec, r) in enumerate(zip(seat_specs, game.returns(state), strict=True)):
                 print(f"  seat {s}: {spec:<12} return {r:+.0f}")

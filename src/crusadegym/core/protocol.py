@@ -117,6 +117,10 @@ class GameSpec:
     """Hidden-information games: ``determinize(state, params, seat) -> None`` (``@njit``)
     resamples in place everything ``seat`` cannot see, consistently with its view (its
     observation is unchanged), drawing chance from the state's RNG. ``None``: nothing hidden."""
+    render_view: Callable[[np.ndarray, np.ndarray, int], str] | None = None
+    """Hidden-information games: ``render_view(state, params, seat) -> str``, the text board
+    as ``seat`` may see it (rivals' hidden things as counts or ``?``). ``None``: perfect
+    information, ``render_ansi`` is already every seat's view."""
 
 
 class Game:
@@ -305,9 +309,18 @@ class Game:
         if self.spec.determinize is not None:
             self.spec.determinize(state, self.params, int(seat))
 
-    def render(self, state: np.ndarray) -> str:
+    def render(self, state: np.ndarray, seat: int | None = None) -> str:
+        """The text board; with ``seat``, only what that seat may see."""
         self.check_state(state)
-        return self.spec.render_ansi(state, self.params)
+        if seat is None:
+            return self.spec.render_ansi(state, self.params)
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be an int, got {type(seat).__name__}")
+        if not 0 <= int(seat) < self.num_players:
+            raise ValueError(f"seat must be in [0, {self.num_players}), got {seat}")
+        if self.spec.render_view is None:
+            return self.spec.render_ansi(state, self.params)
+        return self.spec.render_view(state, self.params, int(seat))
 
     # -- batches --------------------------------------------------------------------
     def new_states(self, seeds: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ any other game gets its ansi rendering drawn as text.
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -41,9 +42,9 @@ def _drawer(game_name: str) -> Callable[[Game, np.ndarray], Image.Image]:
     return hook
 
 
-def draw_text(game: Game, state: np.ndarray) -> Image.Image:
-    """The game's ansi rendering on a white canvas (the fallback for games without a hook)."""
-    text = game.render(state)
+def draw_text(game: Game, state: np.ndarray, seat: int | None = None) -> Image.Image:
+    """The game's ansi rendering (``seat``'s view) on a white canvas (the fallback hook)."""
+    text = game.render(state, seat)
     font = ImageFont.load_default()
     lines = text.splitlines() or [""]
     box = ImageDraw.Draw(Image.new("RGB", (1, 1))).multiline_textbbox((0, 0), text, font=font)
@@ -53,10 +54,18 @@ def draw_text(game: Game, state: np.ndarray) -> Image.Image:
     return img
 
 
-def render_rgb(game: Game, state: np.ndarray) -> np.ndarray:
-    """``state`` drawn as an ``H x W x 3`` uint8 array."""
+def render_rgb(game: Game, state: np.ndarray, seat: int | None = None) -> np.ndarray:
+    """``state`` drawn as an ``H x W x 3`` uint8 array.
+
+    ``seat``: draw only what that seat may see (drawers that show hidden things take a
+    ``seat`` argument; the others draw nothing hidden).
+    """
     game.check_state(state)
-    img = _drawer(game.name)(game, state)
+    drawer = _drawer(game.name)
+    if seat is not None and "seat" in inspect.signature(drawer).parameters:
+        img = drawer(game, state, seat=int(seat))
+    else:
+        img = drawer(game, state)
     return np.asarray(img.convert("RGB"), dtype=np.uint8)
 
 

@@ -39,7 +39,8 @@ def _centre(q: int, r: int) -> tuple[float, float]:
     return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
 
 
-def draw(game: Game, state: np.ndarray) -> Image.Image:
+def draw(game: Game, state: np.ndarray, seat: int | None = None) -> Image.Image:
+    """With ``seat``, only what that seat may see: rivals' VP are drawn as ?."""
     from crusadegym.core.deus import layout as L
     from crusadegym.core.deus import tables as T
     from crusadegym.core.deus.actions import design_key, region_name
@@ -91,8 +92,9 @@ def draw(game: Game, state: np.ndarray) -> Image.Image:
         pb = L.player(p)
         d.rectangle((x0, y, x0 + 12, y + 12), fill=SEAT_COLOURS[p], outline=INK)
         res = " ".join(f"{T.RESOURCE_NAMES[k]} {int(state[pb + L.RES + k])}" for k in range(4))
+        vp = str(int(state[pb + L.VP])) if seat is None or seat == p else "?"
         d.text((x0 + 18, y), f"seat {p}: gold {int(state[pb + L.GOLD])}  VP "
-               f"{int(state[pb + L.VP])}  hand {int(state[pb + L.HAND_N])}",
+               f"{vp}  hand {int(state[pb + L.HAND_N])}",
                fill=INK, font=font)  # fmt: skip
         d.text((x0 + 18, y + 14), res, fill=INK, font=font)
         board = " ".join(

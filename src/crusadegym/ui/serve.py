@@ -100,10 +100,10 @@ def _seats(seats: Any) -> list[str]:
     return [s.strip() for s in seats]
 
 
-def board_png(game: Game, state: np.ndarray) -> str:
-    """The rgb_array rendering of ``state`` as a PNG data URL."""
+def board_png(game: Game, state: np.ndarray, seat: int | None = None) -> str:
+    """The rgb_array rendering of ``state`` (as ``seat`` sees it) as a PNG data URL."""
     buf = io.BytesIO()
-    Image.fromarray(render_rgb(game, state)).save(buf, format="PNG", optimize=True)
+    Image.fromarray(render_rgb(game, state, seat)).save(buf, format="PNG", optimize=True)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -132,6 +132,11 @@ def view(game: Game, state: np.ndarray, history: list[dict], seats: list[str] | 
     over = game.is_terminal(state)
     seat = -1 if over else game.current_player(state)
     human_turn = seats is not None and not over and seats[seat].split(":")[0] == HUMAN
+    # Hidden information stays hidden: a user playing a seat sees that seat's view (the
+    # human to move; otherwise the first human seat). Spectating a replay (seats None)
+    # or the finished game shows everything.
+    humans = [] if seats is None else [i for i, s in enumerate(seats) if s.split(":")[0] == HUMAN]
+    viewer = None if over or not humans else (seat if human_turn else humans[0])
     return {
         "game": game.name,
         "step": len(history),
@@ -140,8 +145,8 @@ def view(game: Game, state: np.ndarray, history: list[dict], seats: list[str] | 
         "over": over,
         "truncated": game.is_truncated(state) if over else False,
         "returns": [float(r) for r in game.returns(state)] if over else None,
-        "board_png": board_png(game, state),
-        "board_text": game.render(state),
+        "board_png": board_png(game, state, viewer),
+        "board_text": game.render(state, viewer),
         "legal": [{"id": a, "label": lab} for a, lab in legal_listing(game, state)]
         if human_turn
         else [],

@@ -292,3 +292,18 @@ def format_position(state: np.ndarray, params: np.ndarray) -> str:
         if f:
             lines.append(f"region {T.REGION_NAMES[r]} " + " ".join(f))
     return "\n".join(lines)
+
+
+def format_view(state: np.ndarray, params: np.ndarray, seat: int) -> str:
+    """The position as ``seat`` may see it.
+
+    ``format_position`` never prints the dealt order tiles (only kept orders, which are
+    public), so it is already every seat's view; the seat's own undecided pair is added.
+    """
+    text = format_position(state, params)
+    b = L.pl(seat)
+    if int(state[b + L.PL_ORDER]) < 0:
+        dealt = [int(x) for x in state[b + L.PL_DEALT : b + L.PL_DEALT + 2] if x >= 0]
+        if dealt:
+            text += f"\nseat {seat} dealt " + " ".join(T.ORDER_NAMES[o] for o in dealt)
+    return text

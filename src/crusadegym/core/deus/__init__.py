@@ -40,6 +40,12 @@ def _render(state: np.ndarray, params: np.ndarray) -> str:
     return format_position(state, params)
 
 
+def _render_view(state: np.ndarray, params: np.ndarray, seat: int) -> str:
+    from .notation import format_view
+
+    return format_view(state, params, seat)
+
+
 def _invariants(state: np.ndarray, params: np.ndarray) -> list:
     from .invariants import check
 
@@ -65,6 +71,7 @@ SPEC = GameSpec(
     action_to_str=actions.action_to_str,
     parse_action=actions.parse_action,
     render_ansi=_render,
+    render_view=_render_view,
     stand_in_data=True,
     hidden_information=True,
     description="Deus (Pearl Games): build, offer to the gods, raid barbarian villages. "

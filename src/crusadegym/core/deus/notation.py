@@ -233,3 +233,8 @@ def format_position(state: np.ndarray, params: np.ndarray, seat: int | None = No
         f"supply {supply} temples {int(state[L.TEMPLES_LEFT])}"
     )
     return "\n".join(lines)
+
+
+def format_view(state: np.ndarray, params: np.ndarray, seat: int) -> str:
+    """The table as ``seat`` may see it: rivals' hands as counts, their VP as ?, deck a count."""
+    return format_position(state, params, seat)

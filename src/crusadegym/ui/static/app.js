@@ -143,7 +143,7 @@ function showPlay(v) {
     status.textContent = `Your move (seat ${v.to_move}): click ${v.clickable ? "the board or " : ""}an action, or type it`;
   }
   else status.textContent = `Seat ${v.to_move} to move`;
-  if (v.hidden_information) status.textContent += " (the board shows every seat's hidden cards)";
+  if (v.hidden_information) status.textContent += " (hidden information: a played seat sees only its own view; replays and finished games show everything)";
   const legal = $("legal");
   legal.innerHTML = "";
   for (const a of v.legal) {
