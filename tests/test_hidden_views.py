@@ -86,3 +86,16 @@ def test_serve_view_of_a_human_seat_is_that_seats_view():
     page = view(game, state, [], seats)
     assert page["board_text"] == game.render(state, seat)
     assert view(game, state, [], None)["board_text"] == game.render(state)
+
+
+def test_rival_face_down_offering_is_not_named():
+    game = make_game("deus", players=2)
+    state = game.new_state(0)
+    from crusadegym.core.deus import layout as L
+
+    state[L.PHASE] = L.PH_OFFER
+    cur = game.current_player(state)
+    a = game.parse_action("offer forum")
+    assert "forum" in game.action_label(a, state, cur)
+    assert "forum" not in game.action_label(a, state, 1 - cur)
+    assert "forum" in game.action_label(a, state)

@@ -105,7 +105,10 @@ def play_session(
             out.write(f"undone: back to step {keep}\n")
             continue
         if verbose and not isinstance(agent, HumanAgent):
-            out.write(f"seat {seat} ({names[seat]}) plays {game.action_to_str(action, state)}\n")
+            # as the (first) human seat sees it: a rival's face-down card is not named
+            viewer = next((i for i, x in enumerate(seats) if isinstance(x, HumanAgent)), None)
+            label = game.action_label(action, state, viewer)
+            out.write(f"seat {seat} ({names[seat]}) plays {label}\n")
         game.step(state, action)
         played.actions.append(action)
     played.state = state

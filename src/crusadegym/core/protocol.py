@@ -121,6 +121,10 @@ class GameSpec:
     """Hidden-information games: ``render_view(state, params, seat) -> str``, the text board
     as ``seat`` may see it (rivals' hidden things as counts or ``?``). ``None``: perfect
     information, ``render_ansi`` is already every seat's view."""
+    action_view: Callable[[int, np.ndarray, np.ndarray, int], str] | None = None
+    """Optional ``action_view(action, state, params, seat) -> str``: the label of an action
+    played in ``state`` as ``seat`` may see it (a rival's face-down card is not named).
+    ``None``: ``action_to_str`` is public."""
 
 
 class Game:
@@ -284,6 +288,12 @@ class Game:
 
     def action_to_str(self, action: int, state: np.ndarray | None = None) -> str:
         return self.spec.action_to_str(int(action), state, self.params)
+
+    def action_label(self, action: int, state: np.ndarray, seat: int | None = None) -> str:
+        """The label of ``action`` played in ``state``, as ``seat`` may see it (None: all)."""
+        if seat is None or self.spec.action_view is None:
+            return self.action_to_str(action, state)
+        return self.spec.action_view(int(action), state, self.params, int(seat))
 
     def parse_action(self, text: str, state: np.ndarray | None = None) -> int:
         return int(self.spec.parse_action(text, state, self.params))

@@ -107,7 +107,9 @@ def board_png(game: Game, state: np.ndarray, seat: int | None = None) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _replay_actions(game: Game, seed: int, actions: Any) -> tuple[np.ndarray, list[dict]]:
+def _replay_actions(
+    game: Game, seed: int, actions: Any, viewer: int | None = None
+) -> tuple[np.ndarray, list[dict]]:
     """The state after ``actions`` and the move history; a stale or malformed list is refused."""
     if not isinstance(actions, list):
         raise RequestError("actions must be a list of action ids")
@@ -122,7 +124,8 @@ def _replay_actions(game: Game, seed: int, actions: Any) -> tuple[np.ndarray, li
                 HTTPStatus.CONFLICT,
             )
         seat = game.current_player(state)
-        history.append({"step": k + 1, "seat": seat, "label": game.action_to_str(a, state)})
+        label = game.action_label(a, state, None if viewer == seat else viewer)
+        history.append({"step": k + 1, "seat": seat, "label": label})
         game.step(state, a)
     return state, history
 
@@ -194,14 +197,16 @@ def play(body: dict, agents: AgentCache) -> dict:
     except UserError as e:
         raise RequestError(str(e)) from e
     actions = list(body.get("actions", []))
-    state, history = _replay_actions(game, seed, actions)
     is_human = [s.split(":")[0] == HUMAN for s in seats]
+    # history labels as the (first) human seat sees them: a rival's face-down card unnamed
+    viewer = is_human.index(True) if any(is_human) else None
+    state, history = _replay_actions(game, seed, actions, viewer)
     if body.get("undo"):
         keep = [h["step"] - 1 for h in history if is_human[h["seat"]]]
         if not keep:
             raise RequestError("nothing to undo: no human move yet")
         actions = actions[: keep[-1]]
-        state, history = _replay_actions(game, seed, actions)
+        state, history = _replay_actions(game, seed, actions, viewer)
     elif "move" in body or "text" in body or "click" in body:
         if game.is_terminal(state):
             raise RequestError("the game is over; start a new game")
@@ -223,9 +228,8 @@ def play(body: dict, agents: AgentCache) -> dict:
                 raise RequestError(f"move {action} is not an action id (0..{game.num_actions - 1})")
             if not game.legal_mask(state)[action]:
                 raise RequestError(explain_illegal(game, state, action))
-        history.append(
-            {"step": len(actions) + 1, "seat": seat, "label": game.action_to_str(action, state)}
-        )
+        label = game.action_label(action, state, viewer)
+        history.append({"step": len(actions) + 1, "seat": seat, "label": label})
         game.step(state, action)
         actions.append(action)
     # the agent seats answer until a human is to move or the game is over
@@ -234,9 +238,8 @@ def play(body: dict, agents: AgentCache) -> dict:
             break
         seat = game.current_player(state)
         action = agents.move(seats[seat], game, state, seed, len(actions))
-        history.append(
-            {"step": len(actions) + 1, "seat": seat, "label": game.action_to_str(action, state)}
-        )
+        label = game.action_label(action, state, viewer)
+        history.append({"step": len(actions) + 1, "seat": seat, "label": label})
         game.step(state, action)
         actions.append(action)
     return {**view(game, state, history, seats), "actions": actions, "seats": seats, "seed": seed}

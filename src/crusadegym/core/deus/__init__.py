@@ -46,6 +46,12 @@ def _render_view(state: np.ndarray, params: np.ndarray, seat: int) -> str:
     return format_view(state, params, seat)
 
 
+def _action_view(action: int, state: np.ndarray, params: np.ndarray, seat: int) -> str:
+    from .notation import action_view
+
+    return action_view(action, state, params, seat)
+
+
 def _invariants(state: np.ndarray, params: np.ndarray) -> list:
     from .invariants import check
 
@@ -72,6 +78,7 @@ SPEC = GameSpec(
     parse_action=actions.parse_action,
     render_ansi=_render,
     render_view=_render_view,
+    action_view=_action_view,
     stand_in_data=True,
     hidden_information=True,
     description="Deus (Pearl Games): build, offer to the gods, raid barbarian villages. "

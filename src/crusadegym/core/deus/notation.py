@@ -27,7 +27,7 @@ import numpy as np
 
 from . import layout as L
 from . import tables as T
-from .actions import design_key, parse_region, region_name
+from .actions import OFFER0, REGION0, action_to_str, design_key, parse_region, region_name
 from .config import P_ON_BOARD, P_PLAYERS
 
 _KEYS = {design_key(d): d for d in range(T.N_DESIGNS)}
@@ -238,3 +238,12 @@ def format_position(state: np.ndarray, params: np.ndarray, seat: int | None = No
 def format_view(state: np.ndarray, params: np.ndarray, seat: int) -> str:
     """The table as ``seat`` may see it: rivals' hands as counts, their VP as ?, deck a count."""
     return format_position(state, params, seat)
+
+
+def action_view(action: int, state: np.ndarray, params: np.ndarray, seat: int) -> str:
+    """``action`` (played in ``state``) as ``seat`` sees it: a rival's face-down offering
+    card [R B.2] is not named."""
+    a = int(action)
+    if state[L.PHASE] == L.PH_OFFER and OFFER0 <= a < REGION0 and int(state[L.CUR]) != seat:
+        return "offer (a card face down)"
+    return action_to_str(a, state, params)
