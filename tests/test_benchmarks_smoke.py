@@ -10,6 +10,7 @@ import json
 import os
 import sys
 
+import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -17,6 +18,12 @@ sys.path.insert(0, ROOT)
 
 import tinygame  # noqa: E402  (registered by conftest)
 
+from crusadegym.benchmarks.probe import (  # noqa: E402
+    GAME_LENGTH,
+    N_PROBE_ACTIONS,
+    new_probe_batch,
+    probe_mask,
+)
 from crusadegym.benchmarks.throughput import main  # noqa: E402
 
 
@@ -40,7 +47,7 @@ def test_every_access_path_is_measured(bench: dict) -> None:
 def test_game_lengths_fit_the_game(bench: dict) -> None:
     # one cell is blocked, so a game lasts 5..8 moves
     for r in bench["measurements"]:
-        if r["mean_game_length"] is not None:
+        if r["side"] == "ours" and r["mean_game_length"] is not None:
             assert 5 <= r["mean_game_length"] <= 8, r
     (case,) = bench["cases"]
     assert 5 <= case["mean_game_length"] <= 8
@@ -51,6 +58,33 @@ def test_batched_rows_carry_batch_and_threads(bench: dict) -> None:
     assert {(r["batch"], r["threads"]) for r in rows} >= {(1, 1), (64, 1)}
     for r in rows:
         assert r["method"] == f"batched_b{r['batch']}_t{r['threads']}"
+
+
+def test_every_batched_row_has_its_limit_probe(bench: dict) -> None:
+    probes = {r["method"]: r for r in bench["measurements"] if r["side"] == "probe"}
+    assert set(probes) >= {"probe_b1_t1", "probe_b64_t1"}
+    for r in probes.values():
+        assert r["steps_per_s"] > 0, r
+        length = r["mean_game_length"]  # games restart every GAME_LENGTH steps
+        assert length is None or abs(length - GAME_LENGTH) < 0.1 * GAME_LENGTH, r
+    shares = {s["method"]: s["share"] for s in bench["probe_shares"]}
+    for r in bench["measurements"]:
+        if r["side"] == "ours" and "batch" in r:
+            probe = probes[f"probe_b{r['batch']}_t{r['threads']}"]
+            assert shares[r["method"]] == pytest.approx(r["steps_per_s"] / probe["steps_per_s"])
+    assert "of probe" in bench["_out"].with_suffix(".md").read_text().splitlines()[0]
+
+
+def test_probe_mask_counts_the_free_steps() -> None:
+    # a fresh probe game: seat 0's 13 pieces on cells 0..12 (the top row and the first
+    # cell of row 2). Cells 1..11 may step south; cell 0 is boxed in (east and south
+    # taken); cell 12 may step east (13) or south (24)
+    state = new_probe_batch(1, 896)[0]
+    state[2] = 0
+    mask = np.zeros(N_PROBE_ACTIONS, np.uint8)
+    assert probe_mask(state, mask) == 11 + 2
+    assert mask[12 * 4 + 1] and mask[12 * 4 + 2] and mask[5 * 4 + 2]
+    assert not mask[0 * 4 + 1] and not mask[0 * 4 + 2] and not mask[5 * 4 + 1]
 
 
 def test_startup_and_memory(bench: dict) -> None:

@@ -4,7 +4,8 @@
    (with and without building an observation), and the raw kernels without the front;
 2. ``aec``: the PettingZoo AEC env ``crusadegym.envs.<game>_v0`` (mask from the observation);
 3. ``batched``: :func:`crusadegym.core.drivers.random_playouts`, entirely compiled,
-   per batch size and thread count;
+   per batch size and thread count, each followed by the limit probe (``probe.py``)
+   at the same batch size, thread count and state size;
 4. ``reference``: the plain-Python reference legal-move generator, when the game has one,
    against the compiled ``legal_mask`` on the same states.
 """
@@ -21,6 +22,7 @@ from crusadegym.core.jit import get_threads, set_threads
 
 from .batch import new_batch, playouts
 from .loops import aec_chunk, core_checked_chunk, core_raw_chunk
+from .probe import new_probe_batch, probe_playouts
 from .results import Results
 from .timing import Chunk, measure
 
@@ -70,20 +72,11 @@ def measure_aec(name: str, options: dict, tags: dict, seconds: float, results: R
     results.add(m, side="ours", **tags)
 
 
-def batched_chunk(game: Any, batch: int, call_seconds: float, seed: int = 0) -> Chunk:
-    """One compiled ``random_playouts`` call per chunk, sized to take about ``call_seconds``."""
-    states = new_batch(game, batch, seed)
-    calls = [0]
-
-    def run(n_steps: int) -> tuple[int, int]:
-        calls[0] += 1
-        seeds = np.arange(batch, dtype=np.int64) + seed + calls[0] * batch
-        steps, finished, empty = playouts(game, states, seeds, n_steps)
-        if empty.any():
-            raise RuntimeError(f"{game.name}: empty legal mask in a running game (B={batch})")
-        return int(steps.sum()), int(finished.sum())
-
-    run(1)  # compile (or load from cache) outside the timed window
+def sized_chunk(run, call_seconds: float) -> Chunk:
+    """A chunk of one ``run(n_steps)`` call, ``n_steps`` grown until a call takes about
+    ``call_seconds``. ``run`` returns ``(steps, games)``; it is called once first to
+    compile (or load from cache) outside the timed window."""
+    run(1)
     # Grow the call until it takes half the target: a fixed per-call cost (thread
     # wake-up, which can reach tens of ms on a loaded machine) must not fool the scaling.
     n_steps = 1
@@ -98,6 +91,36 @@ def batched_chunk(game: Any, batch: int, call_seconds: float, seed: int = 0) -> 
     return lambda: run(n_steps)
 
 
+def batched_chunk(game: Any, batch: int, call_seconds: float, seed: int = 0) -> Chunk:
+    """One compiled ``random_playouts`` call per chunk, sized to take about ``call_seconds``."""
+    states = new_batch(game, batch, seed)
+    calls = [0]
+
+    def run(n_steps: int) -> tuple[int, int]:
+        calls[0] += 1
+        seeds = np.arange(batch, dtype=np.int64) + seed + calls[0] * batch
+        steps, finished, empty = playouts(game, states, seeds, n_steps)
+        if empty.any():
+            raise RuntimeError(f"{game.name}: empty legal mask in a running game (B={batch})")
+        return int(steps.sum()), int(finished.sum())
+
+    return sized_chunk(run, call_seconds)
+
+
+def probe_chunk(batch: int, state_size: int, call_seconds: float) -> Chunk:
+    """One compiled :func:`.probe.probe_playouts` call per chunk (see :func:`sized_chunk`)."""
+    states = new_probe_batch(batch, state_size)
+    calls = [0]
+
+    def run(n_steps: int) -> tuple[int, int]:
+        calls[0] += 1
+        seeds = np.arange(batch, dtype=np.int64) + calls[0] * batch
+        steps, finished = probe_playouts(states, seeds, n_steps)
+        return int(steps.sum()), int(finished.sum())
+
+    return sized_chunk(run, call_seconds)
+
+
 def measure_batched(
     game: Any,
     tags: dict,
@@ -105,8 +128,10 @@ def measure_batched(
     threads: list[int],
     seconds: float,
     results: Results,
+    probe: bool = True,
 ) -> None:
-    """The compiled batched driver for every (threads, batch size).
+    """The compiled batched driver for every (threads, batch size), each followed (with
+    ``probe``) by the limit probe at the same batch size and threads (``probe.py``).
 
     On a machine whose cores are busy with other processes, numba's default ``omp``
     layer (libgomp, active waiting) can pay tens of ms per multi-threaded launch;
@@ -122,6 +147,11 @@ def measure_batched(
                 label = f"batched compiled B={b} threads={t}"
                 m = measure(f"batched_b{b}_t{t}", label, chunk, seconds, batch=b, threads=t)
                 results.add(m, side="ours", method_family="batched", **tags)
+                if probe:  # right after, so that both see the same machine load
+                    chunk = probe_chunk(b, game.state_size, call_seconds=min(0.25, seconds / 4))
+                    label = f"limit probe B={b} threads={t}"
+                    m = measure(f"probe_b{b}_t{t}", label, chunk, seconds, batch=b, threads=t)
+                    results.add(m, side="probe", **tags)
     finally:
         set_threads(before)
 

@@ -1,8 +1,9 @@
 """Ratios against the peers, the project's throughput goals, and the outputs.
 
-Outputs: a printed table (steps/s, games/s, mean game length, and the ratio of
-each of our rows to each peer), the same table as Markdown, a JSON file, and a
-PNG plot (steps/s per method on a log scale; batched steps/s against B).
+Outputs: a printed table (steps/s, games/s, mean game length, a batched row's share
+of the limit probe at the same B and threads (``probe.py``), and the ratio of each of
+our rows to each peer), the same table as Markdown, a JSON file, and a PNG plot
+(steps/s per method on a log scale; batched steps/s against B).
 A games/s figure marked ``~`` is steps/s divided by the case's pooled mean game
 length, for rows where too few games finished inside the timed window to count
 them (large batches; see :attr:`.timing.Measurement.mean_game_length`).
@@ -28,6 +29,10 @@ PEER_COLUMNS = {
 
 def _ours(results: Results) -> list[dict]:
     return [r for r in results.measurements if r["side"] == "ours" and r.get("kind") != "legal"]
+
+
+def _probes(results: Results) -> list[dict]:
+    return [r for r in results.measurements if r["side"] == "probe"]
 
 
 def _peers(results: Results) -> dict[str, dict]:
@@ -81,8 +86,19 @@ def internal_ratios(results: Results) -> list[dict]:
 
 
 def _best_batched(results: Results, game: str, players: int, threads: int) -> dict | None:
-    rows = [r for r in results.find(game=game, players=players, threads=threads)]
+    rows = results.find(game=game, players=players, threads=threads, side="ours")
     return max(rows, key=lambda r: r["steps_per_s"]) if rows else None
+
+
+def probe_share(results: Results, row: dict) -> float | None:
+    """A batched row's steps/s over the limit probe's at the same game, B and threads."""
+    if "batch" not in row or row.get("side") != "ours":
+        return None
+    method = f"probe_b{row['batch']}_t{row['threads']}"
+    probes = results.find(game=row["game"], players=row["players"], method=method, side="probe")
+    if not probes or not probes[0]["steps_per_s"]:
+        return None
+    return row["steps_per_s"] / probes[0]["steps_per_s"]
 
 
 def _startup(results: Results, game: str, players: int, cache: str) -> float | None:
@@ -142,10 +158,16 @@ def goals(results: Results) -> list[dict]:
         b1 = _rate(results, game, players, f"batched_b{b2['batch']}_t1") if b2 else None
         scale = b2_rate / b1 if b2_rate and b1 else None
         goal(game, players, "batched 2 threads / 1 thread (same B)", scale, 1.7, note=note)
+        share = probe_share(results, b2) if b2 else None
+        goal(game, players, "batched 2 threads / limit probe (same B)", share, 0.25, note=note)
         for cache, target in (("warm", 2.0), ("cold", 30.0)):
             t = _startup(results, game, players, cache)
             goal(game, players, f"time to first step, {cache} cache (s)", t, target, higher=False)
     return out
+
+
+def _percent(x: float | None) -> str:
+    return "" if x is None else f"{100 * x:.1f}%"
 
 
 def _fmt(x: float | None, digits: int = 0) -> str:
@@ -169,13 +191,13 @@ def table_rows(results: Results) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the main table (ours with ratio columns, then the peers)."""
     peers = _peers(results)
     cols = [pm for pm in PEER_COLUMNS if pm in peers]
-    header = ["game/players", "method", "steps/s", "games/s", "mean len"]
+    header = ["game/players", "method", "steps/s", "games/s", "mean len", "of probe"]
     header += [f"x {PEER_COLUMNS[c]}" for c in cols]
     rows = []
-    for r in _ours(results):
+    for r in _ours(results) + _probes(results):
         length = pooled_game_length(results, r["game"], r["players"])
         games = _fmt(r["games_per_s"], 1)
-        if r["mean_game_length"] is None and length:
+        if r["mean_game_length"] is None and length and r["side"] == "ours":
             games = "~" + _fmt(r["steps_per_s"] / length, 1)
         row = [
             f"{r['game']}/{r['players']}",
@@ -183,7 +205,10 @@ def table_rows(results: Results) -> tuple[list[str], list[list[str]]]:
             _fmt(r["steps_per_s"]),
             games,
             _fmt(r["mean_game_length"], 1),
+            _percent(probe_share(results, r)),
         ]
+        if r["side"] == "probe":
+            row[0] = f"probe ({r['game']}/{r['players']} state size)"
         row += [_fmt(r["steps_per_s"] / peers[c]["steps_per_s"], 2) for c in cols]
         rows.append(row)
     for pm in cols:
@@ -195,6 +220,7 @@ def table_rows(results: Results) -> tuple[list[str], list[list[str]]]:
                 _fmt(p["steps_per_s"]),
                 _fmt(p["games_per_s"], 1),
                 _fmt(p["mean_game_length"], 1),
+                "",
             ]
             + ["" for _ in cols]
         )
@@ -274,14 +300,15 @@ def plot(results: Results, path: Path) -> bool:
     rows = [r for r in results.measurements if r.get("kind") != "legal"]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(15, max(4.0, 0.28 * len(rows) + 1.5)))
     labels = [
-        (f"{r['game']}/{r['players']}: " if r["side"] == "ours" else "") + r["label"] for r in rows
+        (f"{r['game']}/{r['players']}: " if r["side"] != "peer" else "") + r["label"] for r in rows
     ]
-    colors = ["tab:blue" if r["side"] == "ours" else "tab:gray" for r in rows]
+    side_color = {"ours": "tab:blue", "probe": "tab:orange", "peer": "tab:gray"}
+    colors = [side_color.get(r["side"], "tab:gray") for r in rows]
     ax1.barh(range(len(rows)), [r["steps_per_s"] for r in rows], color=colors)
     ax1.set_yticks(range(len(rows)), labels, fontsize=7)
     ax1.invert_yaxis()
     ax1.set_xscale("log")
-    ax1.set_xlabel("steps/s (log scale); blue: ours, gray: peers")
+    ax1.set_xlabel("steps/s (log scale); blue: ours, orange: limit probe, gray: peers")
     ax1.set_title("Random-play throughput")
     colors2 = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, (game, players) in enumerate(_cases(results)):
@@ -291,7 +318,7 @@ def plot(results: Results, path: Path) -> bool:
         for t in threads:
             pts = sorted(
                 (r["batch"], r["steps_per_s"])
-                for r in results.find(game=game, players=players, threads=t)
+                for r in results.find(game=game, players=players, threads=t, side="ours")
             )
             ax2.plot(
                 *zip(*pts, strict=True),
@@ -337,6 +364,12 @@ def write_outputs(results: Results, json_path: Path) -> dict:
         "meta": results.meta,
         "measurements": results.measurements,
         "ratios": ratios(results),
+        "probe_shares": [
+            {k: r[k] for k in ("game", "players", "method", "batch", "threads")}
+            | {"share": probe_share(results, r)}
+            for r in _ours(results)
+            if probe_share(results, r) is not None
+        ],
         "internal_ratios": internal,
         "cases": [
             {"game": g, "players": p, "mean_game_length": pooled_game_length(results, g, p)}
