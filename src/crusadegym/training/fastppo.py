@@ -67,11 +67,12 @@ NETS: dict[str, dict] = {
     "default": {},
     "small": {"channels": 16, "layers": 2, "flat_dim": 64, "scalar_dim": 32},
 }
-"""Trunk overrides of :class:`~.spatial.SpatialExtractor` per ``--net`` (games with a board
-layout; the MLP of other games is the same for every net). ``default`` is the conv stack
-of ``crusadegym train`` (about 1.1 M parameters, 624 us per position forward on one
-core); ``small`` has 0.2 M parameters and costs 94 us (measured by
-:mod:`crusadegym.benchmarks.learner`)."""
+"""Trunk overrides of the spatial extractor per ``--net`` (games with a board layout; the
+MLP of other games is the same for every net). ``default`` is the conv stack of
+``crusadegym train`` (:class:`~.spatial.SpatialExtractor`, about 1.1 M parameters);
+``small`` is :class:`~.fastnet.CompactExtractor` (a 1x1 stem to 16 channels, two 3x3
+convs, about 0.2 M parameters), several times cheaper a position (the costs are measured
+by :mod:`crusadegym.benchmarks.learner`)."""
 
 TRAIN_DEFAULTS: dict[str, dict] = {"deus_lo_vult": {"rounds": 1, "max_turns": 30}}
 """Game options applied unless given (the same short Duel as ``crusadegym train``)."""
@@ -165,12 +166,14 @@ def build_model(game: Game, net: str = "small", learning_rate: float = 3e-4, see
     """A fresh ``MaskablePPO`` with the game's policy and the ``net`` trunk (:data:`NETS`)."""
     from sb3_contrib import MaskablePPO
 
+    from .fastnet import CompactExtractor
     from .policy import policy_spec
 
     policy, kwargs = policy_spec(game)
-    if NETS[net] and "features_extractor_kwargs" in kwargs and policy != "MlpPolicy":
-        kwargs = {**kwargs, "features_extractor_kwargs": {
-            **kwargs["features_extractor_kwargs"], **NETS[net]}}  # fmt: skip
+    if NETS[net] and policy != "MlpPolicy":
+        kwargs = {**kwargs, "features_extractor_class": CompactExtractor,
+                  "features_extractor_kwargs": {**kwargs["features_extractor_kwargs"],
+                                                **NETS[net]}}  # fmt: skip
     return MaskablePPO(
         policy, _spaces_env(game, game.obs_size), learning_rate=learning_rate,
         policy_kwargs=kwargs, seed=seed, device="cpu", verbose=0,
