@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 
 import pytest
+from golden_dlv import GOLDEN, fingerprint
 
 from crusadegym.core import make_game
 from crusadegym.core.records import load_replay, replay
-from golden_dlv import GOLDEN, fingerprint
 
 DATA = Path(__file__).parent / "data"
 GAMES = json.loads(GOLDEN.read_text())["games"]
@@ -28,7 +28,7 @@ def test_duel_game_matches_golden_fingerprints(index: int) -> None:
     game = make_game("deus_lo_vult", **g["config"])
     final, steps = fingerprint(game, g["seed"], g["actions"])
     if final != g["final"]:
-        first = next(i for i, (a, b) in enumerate(zip(steps, g["steps"])) if a != b)
+        first = next(i for i, (a, b) in enumerate(zip(steps, g["steps"], strict=False)) if a != b)
         pytest.fail(f"config {g['config']} seed {g['seed']}: first differs at step {first}")
 
 

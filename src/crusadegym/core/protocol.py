@@ -81,6 +81,21 @@ class Kernels:
 
 
 @dataclass(frozen=True)
+class LegacyLayout:
+    """An earlier state layout of a game whose replays still replay.
+
+    A replay stores its layout hash and the hash of its final state. When a game's state
+    layout changes without changing its rules, the spec lists the old layout here:
+    ``state_size`` recomputes the old layout hash, and ``project(state)`` maps a state of
+    today's layout to the old one, so the old final-state hash can still be checked.
+    """
+
+    state_size: int
+    project: Callable[[np.ndarray], np.ndarray]
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the suite needs to know about one game, independent of config.
 
@@ -121,6 +136,8 @@ class GameSpec:
     """Hidden-information games: ``render_view(state, params, seat) -> str``, the text board
     as ``seat`` may see it (rivals' hidden things as counts or ``?``). ``None``: perfect
     information, ``render_ansi`` is already every seat's view."""
+    legacy_layouts: tuple = ()
+    """:class:`LegacyLayout` entries: earlier state layouts whose replays still replay."""
     action_view: Callable[[int, np.ndarray, np.ndarray, int], str] | None = None
     """Optional ``action_view(action, state, params, seat) -> str``: the label of an action
     played in ``state`` as ``seat`` may see it (a rival's face-down card is not named).
@@ -162,11 +179,25 @@ class Game:
         """The config as a plain dict (for replays, checkpoints, env metadata)."""
         return asdict(self.config)
 
-    def layout_hash(self) -> str:
-        """A short hash naming game, version, config and state size; changes when any does."""
+    def layout_hash(self, state_size: int | None = None) -> str:
+        """A short hash naming game, version, config and state size; changes when any does.
+
+        ``state_size`` gives the hash an earlier layout of that size had (see
+        :class:`LegacyLayout`)."""
+        size = self.state_size if state_size is None else state_size
         text = f"{self.spec.name}|{self.spec.version}|{sorted(self.config_dict().items())}"
-        text += f"|{self.state_size}|{self.num_actions}|{self.obs_size}"
+        text += f"|{size}|{self.num_actions}|{self.obs_size}"
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def state_projection(self, layout_hash: str) -> Callable[[np.ndarray], np.ndarray] | None:
+        """How to map a state to the layout named by ``layout_hash``: the identity for
+        today's layout, a :class:`LegacyLayout`'s ``project`` for an earlier one, else None."""
+        if layout_hash == self.layout_hash():
+            return lambda state: state
+        for legacy in self.spec.legacy_layouts:
+            if layout_hash == self.layout_hash(legacy.state_size):
+                return legacy.project
+        return None
 
     # -- checks -------------------------------------------------------------------
     def check_state(self, state: np.ndarray) -> np.ndarray:

@@ -238,7 +238,9 @@ def replay(rec: Replay, game: Game | None = None) -> tuple[Game, np.ndarray]:
         except IllegalActionError as e:
             raise RecordError(f"replay: illegal action at step {k}: {e}") from e
         states[k + 1] = state
-    if rec.final_state_sha256 is not None and state_sha256(state) != rec.final_state_sha256:
+    project = game.state_projection(rec.layout_hash)  # an earlier layout: its own hash
+    final = rec.final_state_sha256
+    if final is not None and state_sha256(project(state)) != final:
         raise RecordError(
             "replay: final state differs from the recorded one (sha256 mismatch); "
             "the rules changed since it was recorded, or the file was edited"
@@ -362,7 +364,7 @@ def _game_for_header(
         game = make_game(name, **config)
     except (TypeError, ValueError) as e:
         raise RecordError(f"{source}: config {config} rejected by {name}: {e}") from e
-    if game.layout_hash() != layout_hash:
+    if game.state_projection(layout_hash) is None:
         raise RecordError(
             f"{source}: config mismatch: {name} with config {config} has layout hash "
             f"{game.layout_hash()}, the file says {layout_hash}"
@@ -376,7 +378,7 @@ def _check_same_game(
     if game.name != name:
         raise RecordError(f"{source}: recorded for game {name!r}, not {game.name!r}")
     _check_version(name, game.spec.version, version, source, kind)
-    if game.layout_hash() != layout_hash:
+    if game.state_projection(layout_hash) is None:
         raise RecordError(
             f"{source}: config mismatch: recorded with layout hash {layout_hash}, "
             f"this {name} config has {game.layout_hash()}"

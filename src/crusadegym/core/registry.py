@@ -14,6 +14,7 @@ _SPECS: dict[str, GameSpec] = {}
 # Games shipped with the suite, imported lazily so `import crusadegym.core` stays cheap.
 _BUILTIN = {
     "deus_lo_vult": "crusadegym.core.deus_lo_vult",
+    "deus_lo_vult_campaign": "crusadegym.core.deus_lo_vult.campaign.game",
     "crusaders": "crusadegym.core.crusaders",
     "deus": "crusadegym.core.deus",
 }

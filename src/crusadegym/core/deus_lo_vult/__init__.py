@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..protocol import GameSpec, Kernels
+from ..protocol import GameSpec, Kernels, LegacyLayout
 from . import actions, invariant_kernel, observe, rules, tables
 from .config import DuelConfig, make_params
-from .layout import STATE_SIZE
+from .layout import STATE_SIZE, V1_STATE_SIZE, project_v1
 
 # Longest possible game, in steps: setup per round (up to 12 Saracen picks + up to 13
 # units x 2 steps per seat) plus, per turn, 7 Action Points x 2 steps, one free weaken
@@ -87,4 +87,7 @@ SPEC = GameSpec(
     invariants=_invariants,
     invariant_kernel=invariant_kernel.violation,
     invariant_messages=invariant_kernel.VIOLATIONS,
+    legacy_layouts=(
+        LegacyLayout(V1_STATE_SIZE, project_v1, "112 tokens, before the Campaign's tokens"),
+    ),
 )

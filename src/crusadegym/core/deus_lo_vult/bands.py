@@ -20,10 +20,11 @@ from .pieces import (
     N_CELLS,
     NEIGH,
     NO_SEAT,
-    QUARTER_TOKEN0,
     TOKEN_OWNER,
     camp_owner,
+    is_amenity,
     is_camp_centre,
+    is_city_token,
     is_crusader,
     is_refugee,
     is_rival_camp,
@@ -44,10 +45,10 @@ def band_member(state, t, p, saracen):
     """
     if t < 0:
         return False
-    if is_refugee(state, t):
-        return True
+    if is_refugee(state, t) or is_amenity(t):
+        return True  # Field Amenities move with any band, as Refugees do [R Part 2]
     if saracen:
-        return is_saracen(t) or t >= QUARTER_TOKEN0
+        return is_saracen(t) or is_city_token(t)
     return is_crusader(t) and TOKEN_OWNER[t] == p
 
 

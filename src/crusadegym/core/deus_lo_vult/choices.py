@@ -34,11 +34,13 @@ from .bands import (
     refugee_movable,
     stampede_scan,
 )
+from .campaign import hooks as H
 from .coins import give_ok
 from .combat import STRIKE_NONE, classify_strike
 from .config import (
     DEPLOY_LATIN,
     NO_SARACEN_CAP,
+    P_CAMPAIGN,
     P_DEPLOY,
     P_SARACEN_CAP,
     P_SARACEN_PLACE,
@@ -64,17 +66,18 @@ from .layout import (
 )
 from .pieces import (
     ARMY_SIZE,
+    CAMPAIGN_ARMY_SIZE,
     CELL_SARACEN_DIR,
     KIND_CAPACITY,
     KIND_COST,
     N_CELLS,
     NEIGH,
-    SARACEN_TOKEN0,
     TOKEN_KIND,
     TOKEN_OWNER,
     army_points_used,
     bag_count,
     camp_owner,
+    campaign_units,
     free_capacity,
     is_camp_centre,
     is_crusader,
@@ -94,6 +97,12 @@ KIND_SARACEN0 = T.KIND_SARACEN0
 @jit
 def reserve_token(state, p, kind):
     """Lowest-id token of ``kind`` in seat p's reserve, or -1."""
+    if kind >= T.KIND_CAMPAIGN0:  # War Engines and Heroes (Campaign only)
+        u0 = campaign_units(p)
+        for t in range(u0, u0 + CAMPAIGN_ARMY_SIZE):
+            if TOKEN_KIND[t] == kind and state[TOK_LOC + t] == LOC_RESERVE:
+                return t
+        return -1
     for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
         if TOKEN_KIND[t] == kind and state[TOK_LOC + t] == LOC_RESERVE:
             return t
@@ -104,6 +113,8 @@ def reserve_token(state, p, kind):
 def deploy_ok(state, params, c, p, kind):
     """Deploy ``kind`` on empty cell c of seat p's camp [R "Unit Deployment"]."""
     if state[BOARD + c] >= 0 or camp_owner(params, c) != p or is_camp_centre(params, c):
+        return False
+    if params[P_CAMPAIGN] != 0 and not H.may_place(state, params, c, p):
         return False
     cost = KIND_COST[kind]
     if army_points_used(state, p) + cost > T.ARMY_POINT_CAP:
@@ -140,6 +151,13 @@ def any_kind_deployable(state, params, p):
     used = army_points_used(state, p)
     latin_setup = state[PHASE] == PH_DEPLOY and params[P_DEPLOY] == DEPLOY_LATIN
     for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
+        if state[TOK_LOC + t] != LOC_RESERVE:
+            continue
+        cost = KIND_COST[TOKEN_KIND[t]]
+        if used + cost <= T.ARMY_POINT_CAP and (not latin_setup or cost <= state[QUOTA]):
+            return True
+    u0 = campaign_units(p)  # War Engines and Heroes: never in reserve in a Duel
+    for t in range(u0, u0 + CAMPAIGN_ARMY_SIZE):
         if state[TOK_LOC + t] != LOC_RESERVE:
             continue
         cost = KIND_COST[TOKEN_KIND[t]]
@@ -209,8 +227,9 @@ def crusader_options(state, params, c, out, first_only, army_bands):
         out[WITHDRAW] = 1
         n += 1
     if in_own_camp and side == 1 and coins <= KIND_CAPACITY[TOKEN_KIND[t], 0]:
-        out[HEAL] = 1
-        n += 1
+        if params[P_CAMPAIGN] == 0 or H.may_place(state, params, c, p):
+            out[HEAL] = 1
+            n += 1
     for d in range(4):
         if classify_strike(state, params, c, d, p, True) != STRIKE_NONE:
             out[STRIKE0 + d] = 1
@@ -225,6 +244,8 @@ def crusader_options(state, params, c, out, first_only, army_bands):
             out[TAKE0 + d] = 1
             n += 1
     if first_only and n > 0:
+        return n
+    if params[P_CAMPAIGN] != 0 and not H.may_move(state, params, t, p):
         return n
     n += add_moves(state, params, c, False, out, first_only, army_bands)
     return n
@@ -349,7 +370,7 @@ def legal_mask(state, params, out):
                 out[c] = 1
                 n += 1
                 continue
-        elif t < SARACEN_TOKEN0 and (TOKEN_OWNER[t] != p or phase != PH_ARMY):
+        elif is_crusader(t) and (TOKEN_OWNER[t] != p or phase != PH_ARMY):
             continue  # other seats' Crusaders are never selectable
         if unit_options(state, params, c, scratch, True, army_bands, saracen_bands) > 0:
             out[c] = 1

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from ..jit import jit
 from . import tables as T
+from .campaign import hooks as H
 from .coins import plunder, steal
 from .config import (
     DBL_SHIELD_WOUND,
     ON,
+    P_CAMPAIGN,
     P_DBL_ADJ,
     P_DBL_SHIELD,
     P_ROBBING,
@@ -22,12 +24,12 @@ from .config import (
 from .layout import BOARD, PH_ARMY, PHASE, TOK_COINS
 from .pieces import (
     NEIGH,
-    QUARTER_TOKEN0,
     TOKEN_KIND,
     TOKEN_OWNER,
     camp_owner,
     edge_icon,
     free_capacity,
+    is_city_token,
     is_crusader,
     is_quarter,
     is_refugee,
@@ -77,7 +79,7 @@ def strike_target(state, params, c, d):
     if RANGED_ICON[icon] == 0:
         return (n1 if state[BOARD + n1] >= 0 else -1), icon
     if state[BOARD + n1] >= 0:
-        if icon == ICON_D and params[P_DBL_ADJ] == ON and t >= QUARTER_TOKEN0:
+        if icon == ICON_D and params[P_DBL_ADJ] == ON and is_city_token(t):
             return n1, icon
         return -1, icon
     n2 = NEIGH[n1, d]
@@ -95,6 +97,16 @@ def saracen_may_target(params, u, p):
 
 @jit
 def classify_strike(state, params, c, d, p, army_ok):
+    """What a STRIKE(d) from cell c would do for seat p (see :func:`duel_strike`); in a
+    Campaign its rule modules may change the verdict (``campaign/hooks.py``)."""
+    code = duel_strike(state, params, c, d, p, army_ok)
+    if params[P_CAMPAIGN] != 0:
+        code = H.classify(state, params, c, d, p, army_ok, code)
+    return code
+
+
+@jit
+def duel_strike(state, params, c, d, p, army_ok):
     """What a STRIKE(d) from cell c would do for seat p: a STRIKE_* code (0 = illegal).
 
     Army side (own Crusader, only while the army phase lasts): vs a Saracen ->
@@ -149,8 +161,10 @@ def do_strike(state, params, c, d, p, may_charge):
     def_icon = edge_icon(state, u, (d + 2) % 4)
     if code == STRIKE_COMBAT:
         # charge: not against City Quarters [R], which never defend in combat anyway
-        charge = may_charge and T.KIND_CHARGE[TOKEN_KIND[t]] == 1 and t < QUARTER_TOKEN0
+        charge = may_charge and T.KIND_CHARGE[TOKEN_KIND[t]] == 1 and not is_city_token(t)
         da, dd = resolve_combat(params, icon, def_icon, charge)
+        if params[P_CAMPAIGN] != 0:
+            da, dd = H.combat(state, params, t, u, icon, def_icon, charge, da, dd)
         damage(state, u, dd)
         damage(state, t, da)
     elif code == STRIKE_PLUNDER:
@@ -165,3 +179,5 @@ def do_strike(state, params, c, d, p, may_charge):
         kill(state, u)
         if camp_owner(params, tc) == p:
             kill(state, t)  # the murderer goes straight to Purgatory [R]
+    if params[P_CAMPAIGN] != 0:
+        H.after_strike(state, params, c, tc, p, code, t, u)

@@ -64,7 +64,8 @@ P_CAMP_CENTRE = P_CAMP_OWNER + T.N_CELLS  # [4] cell of each seat's camp centre,
 P_SEAT_FACING = P_CAMP_CENTRE + 4  # [4] facing of each seat's tokens
 P_SEAT_CORNER = P_SEAT_FACING + 4  # [4] which board corner each seat uses
 P_QUARTER_FACING = P_SEAT_CORNER + 4  # [4] facing (coin edge) of the City Quarter on each slot
-N_PARAMS = P_QUARTER_FACING + 4
+P_CAMPAIGN = P_QUARTER_FACING + 4  # 0 in every Duel: the Campaign rule modules are off
+N_PARAMS = P_CAMPAIGN + 1  # a Campaign's params continue after these (campaign/config.py)
 
 
 @dataclass(frozen=True)

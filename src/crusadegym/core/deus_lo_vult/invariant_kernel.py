@@ -12,7 +12,7 @@ import numpy as np
 
 from ..jit import jit
 from . import tables as T
-from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_PLAYERS, P_SARACEN_CAP
+from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_CAMPAIGN, P_PLAYERS, P_SARACEN_CAP
 from .layout import (
     AP,
     BOARD,
@@ -92,10 +92,11 @@ def violation(state, params):
         if c >= 0 and state[BOARD + c] != t:
             return BAD_BOARD
         owner = T.TOKEN_OWNER[t]
-        if owner < N_SEATS and owner >= players and c != LOC_RESERVE:
+        if T.KIND_IN_DUEL[T.TOKEN_KIND[t]] == 0:
+            if c != LOC_OFF and params[P_CAMPAIGN] == 0:
+                return BAD_CAMPAIGN_TOKEN
+        elif owner < N_SEATS and owner >= players and c != LOC_RESERVE:
             return BAD_ABSENT
-        if T.KIND_IN_DUEL[T.TOKEN_KIND[t]] == 0 and c != LOC_OFF:
-            return BAD_CAMPAIGN_TOKEN
         if c == LOC_PURGATORY:
             in_purgatory += 1
     for p in range(players):

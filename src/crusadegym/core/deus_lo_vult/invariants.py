@@ -13,7 +13,7 @@ import numpy as np
 
 from . import layout as L
 from . import tables as T
-from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_PLAYERS, P_SARACEN_CAP
+from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_CAMPAIGN, P_PLAYERS, P_SARACEN_CAP
 
 
 def check(state: np.ndarray, params: np.ndarray) -> list[str]:
@@ -33,7 +33,8 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
             errors.append(f"token {t} thinks it is on cell {c}, which holds {int(board[c])}")
         if c < L.LOC_STACK or c >= T.N_CELLS:
             errors.append(f"token {t} has invalid location {c}")
-        if T.TOKEN_OWNER[t] < 4 and T.TOKEN_OWNER[t] >= players and c != L.LOC_RESERVE:
+        absent = T.TOKEN_OWNER[t] < 4 and T.TOKEN_OWNER[t] >= players
+        if absent and T.KIND_IN_DUEL[T.TOKEN_KIND[t]] and c != L.LOC_RESERVE:
             errors.append(f"token {t} of an absent seat left the reserve")
     for p in range(players):
         centre = int(params[P_CAMP_CENTRE + p])
@@ -96,6 +97,8 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
         errors.append(f"action points {int(state[L.AP])} out of range")
     # the Duel roster: Campaign-only kinds (Greek fire) never leave the box [R "Unit Types"]
     for t in range(T.N_TOKENS):
+        if params[P_CAMPAIGN] != 0:
+            break  # a Campaign brings them into play (campaign/invariants.py checks them)
         if not T.KIND_IN_DUEL[T.TOKEN_KIND[t]] and loc[t] != L.LOC_OFF:
             errors.append(f"Campaign-only token {t} ({T.KIND_NAMES[T.TOKEN_KIND[t]]}) in play")
     cap = int(params[P_SARACEN_CAP])

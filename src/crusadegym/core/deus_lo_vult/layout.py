@@ -58,3 +58,19 @@ PHASE_NAMES = ("saracen-pick", "setup-deploy", "army", "saracen", "over")
 
 # token locations that are not cells
 LOC_RESERVE, LOC_PURGATORY, LOC_OFF, LOC_STACK = -1, -2, -3, -4
+
+# Layout 1 (crusadegym <= stop 25): the same slots with 112 tokens (no Campaign-only
+# tokens). Replays recorded then still replay: ``project_v1`` maps a state of this
+# layout to that one so their final-state hashes can be checked (``LegacyLayout``).
+V1_TOKENS = T.N_DUEL_TOKENS
+V1_STATE_SIZE = TOK_LOC + 5 * V1_TOKENS
+
+
+def project_v1(state):
+    """The layout-1 image of a Duel state (its Campaign-only token slots dropped)."""
+    import numpy as np
+
+    parts = [state[:TOK_LOC]]
+    for base in (TOK_LOC, TOK_SIDE, TOK_FACE, TOK_COINS, TOK_MOVED):
+        parts.append(state[base : base + V1_TOKENS])
+    return np.concatenate(parts)

@@ -36,6 +36,7 @@ from . import layout as L
 from . import tables as T
 from .config import (
     P_CAMP_CENTRE,
+    P_CAMPAIGN,
     P_MAX_TURNS,
     P_PLAYERS,
     P_QUARTER_FACING,
@@ -46,9 +47,13 @@ from .config import (
 
 ARROWS = "^>v<"
 _CRUSADER_LETTERS = T.KIND_LETTERS[: T.N_CRUSADER_KINDS]
-_SARACEN_LETTERS = T.KIND_LETTERS[T.KIND_SARACEN0 :]
+_SARACEN_LETTERS = T.KIND_LETTERS[T.KIND_SARACEN0 : T.KIND_QUARTER0]
+# Campaign only: War Engines / Hero tokens of a seat (0T, 1Y, ...), Field Amenities (mct)
+_CAMPAIGN_LETTERS = T.KIND_LETTERS[T.KIND_CAMPAIGN0 : T.KIND_AMENITY0]
+_AMENITY_CODES = T.KIND_LETTERS[T.KIND_AMENITY0 :]
 _FIELD = re.compile(
-    r"^(?P<owner>[0-3sQR])(?P<kind>[A-Za-z]|\d{1,2})(?P<weak>')?(?P<face>[\^>v<])?"
+    r"^(?:(?P<amenity>m[a-z]{2})|(?P<owner>[0-3sQR])(?P<kind>[A-Za-z]|\d{1,2}))"
+    r"(?P<weak>')?(?P<face>[\^>v<])?"
     r"(?:\*(?P<coins>\d+))?(?:\+(?P<ground>\d+))?(?P<moved>!)?$"
 )
 
@@ -68,6 +73,8 @@ def _token_code(state: np.ndarray, params: np.ndarray, t: int, cell: int) -> str
     side = int(state[L.TOK_SIDE + t])
     if owner < 4:
         text = f"{owner}{T.KIND_LETTERS[kind]}"
+    elif owner == T.OWNER_AMENITY:
+        text = f"m{T.KIND_LETTERS[kind]}"
     elif owner == T.OWNER_SARACEN:
         text = f"s{T.KIND_LETTERS[kind]}"
     else:
@@ -75,7 +82,8 @@ def _token_code(state: np.ndarray, params: np.ndarray, t: int, cell: int) -> str
     if side and owner != T.OWNER_QUARTER:
         text += "'"
     face = int(state[L.TOK_FACE + t])
-    if face != _default_face(params, owner, t, cell) and not (owner == T.OWNER_QUARTER and side):
+    fixed = owner == T.OWNER_QUARTER and side or owner == T.OWNER_AMENITY
+    if face != _default_face(params, owner, t, cell) and not fixed:
         text += ARROWS[face]
     coins = int(state[L.TOK_COINS + t])
     if coins:
@@ -135,11 +143,14 @@ class NotationError(ValueError):
 
 
 def parse_position(text: str, config: DuelConfig | None = None) -> np.ndarray:
-    """Build a state from notation text (see the module docstring)."""
-    from .rules import init
+    """Build a state from notation text (see the module docstring).
 
+    With a ``CampaignConfig`` the state is a Campaign state (Campaign tokens allowed,
+    ``campaign ...`` lines read by ``campaign/notation.py``)."""
     config = config or DuelConfig()
     lines = [ln for ln in text.strip("\n").splitlines() if ln.strip()]
+    extra = [ln for ln in lines if ln.split()[0] == "campaign"]
+    lines = [ln for ln in lines if ln.split()[0] != "campaign"]
     header: dict[str, str] = {}
     if lines and "=" in lines[0]:
         for item in lines.pop(0).split():
@@ -149,9 +160,11 @@ def parse_position(text: str, config: DuelConfig | None = None) -> np.ndarray:
         lines.pop(0)
     players = int(header.get("players", config.players))
     if players != config.players:
-        config = DuelConfig(**{**config.__dict__, "players": players})
-    params = make_params(config)
-    state = np.zeros(L.STATE_SIZE, np.int32)
+        config = type(config)(**{**config.__dict__, "players": players})
+    state_size, params, init = _game_parts(config)
+    if extra and not params[P_CAMPAIGN]:
+        raise NotationError("'campaign ...' lines need a Campaign config")
+    state = np.zeros(state_size, np.int32)
     init(state, params, np.int64(int(header.get("seed", 0))))
     _clear(state)
     if len(lines) != T.SIZE:
@@ -166,7 +179,26 @@ def parse_position(text: str, config: DuelConfig | None = None) -> np.ndarray:
         for c, field in enumerate(fields):
             _place_field(state, params, T.SIZE * r + c, field, used)
     _apply_header(state, params, header, used)
+    if params[P_CAMPAIGN]:
+        from .campaign.notation import apply_campaign_lines
+
+        apply_campaign_lines(state, params, extra)
     return state
+
+
+def _game_parts(config: DuelConfig):
+    """(state size, params, init kernel) of a Duel or, for a CampaignConfig, a Campaign."""
+    from .campaign.config import CampaignConfig
+
+    if isinstance(config, CampaignConfig):
+        from .campaign.config import make_params as campaign_params
+        from .campaign.flow import campaign_init
+        from .campaign.layout import CAMPAIGN_STATE_SIZE
+
+        return CAMPAIGN_STATE_SIZE, campaign_params(config), campaign_init
+    from .rules import init
+
+    return L.STATE_SIZE, make_params(config), init
 
 
 def _clear(state: np.ndarray) -> None:
@@ -200,11 +232,22 @@ def _place_field(state: np.ndarray, params: np.ndarray, cell: int, field: str, u
     if not m:
         raise NotationError(f"cannot read cell field {field!r}")
     o, k = m["owner"], m["kind"]
-    if o in "0123":
+    campaign = bool(params[P_CAMPAIGN])
+    if m["amenity"]:
+        if not campaign or m["amenity"][1:] not in _AMENITY_CODES:
+            raise NotationError(f"{field!r}: Field Amenities are Campaign tokens")
+        o, owner = "m", T.OWNER_AMENITY
+        kind = T.KIND_AMENITY0 + _AMENITY_CODES.index(m["amenity"][1:])
+    elif o in "0123":
         owner = int(o)
-        if owner >= int(params[P_PLAYERS]) or k not in _CRUSADER_LETTERS:
+        if owner >= int(params[P_PLAYERS]):
             raise NotationError(f"bad Crusader field {field!r}")
-        kind = _CRUSADER_LETTERS.index(k)
+        if k in _CAMPAIGN_LETTERS and campaign:
+            kind = T.KIND_CAMPAIGN0 + _CAMPAIGN_LETTERS.index(k)
+        elif k in _CRUSADER_LETTERS:
+            kind = _CRUSADER_LETTERS.index(k)
+        else:
+            raise NotationError(f"bad Crusader field {field!r}")
     elif o == "s":
         if k not in _SARACEN_LETTERS:
             raise NotationError(f"bad Saracen field {field!r}")
@@ -247,7 +290,9 @@ def _apply_header(state: np.ndarray, params: np.ndarray, header: dict, used: set
     if len(purg) > T.PURGATORY_SLOTS:
         raise NotationError("purgatory holds at most 9 units")
     for i, code in enumerate(purg):
-        if code[0] in "0123":
+        if code[0] in "0123" and code[1] in _CAMPAIGN_LETTERS and params[P_CAMPAIGN]:
+            owner, kind = int(code[0]), T.KIND_CAMPAIGN0 + _CAMPAIGN_LETTERS.index(code[1])
+        elif code[0] in "0123":
             owner, kind = int(code[0]), _CRUSADER_LETTERS.index(code[1])
         else:
             owner, kind = T.OWNER_SARACEN, T.KIND_SARACEN0 + _SARACEN_LETTERS.index(code[1])

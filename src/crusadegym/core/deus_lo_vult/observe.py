@@ -110,11 +110,14 @@ def observe(state, params, player, out):
         side = state[TOK_SIDE + t]
         if owner < 4:
             out[(PL_SEAT + (owner - player + players) % players) * NC + v] = 1.0
-            out[(PL_CKIND + kind) * NC + v] = 1.0
+            if kind < T.N_CRUSADER_KINDS:  # Campaign units: planes of campaign/observe.py
+                out[(PL_CKIND + kind) * NC + v] = 1.0
             out[PL_CARRIED * NC + v] = state[TOK_COINS + t] / 4.0
         elif owner == T.OWNER_SARACEN:
             out[PL_SARACEN * NC + v] = 1.0
             out[(PL_SKIND + kind - T.KIND_SARACEN0) * NC + v] = 1.0
+        elif owner == T.OWNER_AMENITY:
+            continue  # Campaign Field Amenities: planes of campaign/observe.py
         elif side == 0:
             out[PL_QUARTER * NC + v] = 1.0
             out[PL_QCOINS * NC + v] = state[TOK_COINS + t] / 4.0

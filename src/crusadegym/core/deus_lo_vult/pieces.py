@@ -12,7 +12,16 @@ import numpy as np
 from ..jit import jit
 from . import tables as T
 from .config import P_CAMP_CENTRE, P_CAMP_OWNER
-from .layout import LOC_PURGATORY, LOC_RESERVE, TOK_COINS, TOK_FACE, TOK_LOC, TOK_SIDE
+from .layout import (
+    BOARD,
+    LOC_PURGATORY,
+    LOC_RESERVE,
+    TOK_COINS,
+    TOK_FACE,
+    TOK_LOC,
+    TOK_MOVED,
+    TOK_SIDE,
+)
 
 NEIGH = T.NEIGH
 TOKEN_KIND = T.TOKEN_KIND
@@ -28,7 +37,11 @@ N_TOKENS = T.N_TOKENS
 SARACEN_TOKEN0 = T.SARACEN_TOKEN0
 QUARTER_TOKEN0 = T.QUARTER_TOKEN0
 ARMY_SIZE = T.ARMY_SIZE
+CAMPAIGN_UNIT0 = T.CAMPAIGN_UNIT0
+CAMPAIGN_ARMY_SIZE = T.CAMPAIGN_ARMY_SIZE
+AMENITY_TOKEN0 = T.AMENITY_TOKEN0
 NO_SEAT = -1
+STRONG = 0  # the strong side of a token (side 1 is the weak side)
 
 
 def _saracen_cell_dirs():
@@ -43,7 +56,8 @@ CELL_SARACEN_DIR = _saracen_cell_dirs()
 
 @jit
 def is_crusader(t):
-    return 0 <= t < SARACEN_TOKEN0
+    """A seat's unit: its 20 Duel tokens, or its Campaign-only War Engines and Heroes."""
+    return 0 <= t < SARACEN_TOKEN0 or CAMPAIGN_UNIT0 <= t < AMENITY_TOKEN0
 
 
 @jit
@@ -52,14 +66,32 @@ def is_saracen(t):
 
 
 @jit
+def is_city_token(t):
+    """A City Quarter token, on either side (quarter or Refugee)."""
+    return QUARTER_TOKEN0 <= t < CAMPAIGN_UNIT0
+
+
+@jit
 def is_quarter(state, t):
-    """A City Quarter still on its quarter side (token >= QUARTER_TOKEN0, side 0)."""
-    return t >= QUARTER_TOKEN0 and state[TOK_SIDE + t] == 0
+    """A City Quarter still on its quarter side (a city token on side 0)."""
+    return QUARTER_TOKEN0 <= t < CAMPAIGN_UNIT0 and state[TOK_SIDE + t] == 0
 
 
 @jit
 def is_refugee(state, t):
-    return t >= QUARTER_TOKEN0 and state[TOK_SIDE + t] == 1
+    return QUARTER_TOKEN0 <= t < CAMPAIGN_UNIT0 and state[TOK_SIDE + t] == 1
+
+
+@jit
+def is_amenity(t):
+    """A Campaign Field Amenity token [R Part 2 "Field Amenities"] (never in a Duel)."""
+    return t >= AMENITY_TOKEN0
+
+
+@jit
+def campaign_units(p):
+    """First token id of seat p's Campaign-only units (War Engines, Heroes)."""
+    return CAMPAIGN_UNIT0 + p * CAMPAIGN_ARMY_SIZE
 
 
 @jit
@@ -115,6 +147,11 @@ def army_points_used(state, p):
         loc = state[TOK_LOC + t]
         if loc >= 0 or loc == LOC_PURGATORY:
             total += KIND_COST[TOKEN_KIND[t]]
+    u0 = campaign_units(p)  # War Engines and Heroes: off the board in every Duel
+    for t in range(u0, u0 + CAMPAIGN_ARMY_SIZE):
+        loc = state[TOK_LOC + t]
+        if loc >= 0 or loc == LOC_PURGATORY:
+            total += KIND_COST[TOKEN_KIND[t]]
     return total
 
 
@@ -144,3 +181,13 @@ def saracen_in_bag(state, kind):
         if TOKEN_KIND[t] == kind and state[TOK_LOC + t] == LOC_RESERVE:
             return t
     return -1
+
+
+@jit
+def place_token(state, t, c, face):
+    """Put token t on cell c, strong side up, facing ``face``."""
+    state[TOK_LOC + t] = c
+    state[BOARD + c] = t
+    state[TOK_FACE + t] = face
+    state[TOK_SIDE + t] = STRONG
+    state[TOK_MOVED + t] = 0

@@ -22,7 +22,7 @@ from .layout import (
     TOK_MOVED,
     TOK_SIDE,
 )
-from .pieces import QUARTER_TOKEN0, is_crusader
+from .pieces import is_city_token, is_crusader, is_saracen
 
 STRONG, WEAK = 0, 1
 LETHAL = 2  # damage that kills a unit on its strong side ("double damage")
@@ -56,7 +56,7 @@ def remove_from_board(state, t):
 def kill(state, t):
     """A unit dies: Crusaders and Saracens go to Purgatory, Refugees are discarded."""
     remove_from_board(state, t)
-    if t >= QUARTER_TOKEN0:
+    if not is_crusader(t) and not is_saracen(t):  # Refugees (and Amenities) leave play
         state[TOK_LOC + t] = LOC_OFF
         state[TOK_MOVED + t] = 0
     else:
@@ -66,7 +66,7 @@ def kill(state, t):
 @jit
 def damage(state, t, n):
     """Two life points: one wound flips to the weak side, the next kills [R "Purgatory"]."""
-    if n <= 0 or t >= QUARTER_TOKEN0 and state[TOK_SIDE + t] == STRONG:
+    if n <= 0 or is_city_token(t) and state[TOK_SIDE + t] == STRONG:
         return
     if n >= LETHAL or state[TOK_SIDE + t] == WEAK:
         kill(state, t)

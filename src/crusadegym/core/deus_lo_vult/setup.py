@@ -12,10 +12,12 @@ import numpy as np
 from .. import rng as R
 from ..jit import jit
 from . import tables as T
+from .campaign import hooks as H
 from .choices import any_deploy
 from .config import (
     DEPLOY_CAMPAIGN,
     DEPLOY_LATIN,
+    P_CAMPAIGN,
     P_DEPLOY,
     P_PLAYERS,
     P_PRE_POINTS,
@@ -53,7 +55,6 @@ from .layout import (
     TOK_FACE,
     TOK_LOC,
     TOK_MOVED,
-    TOK_SIDE,
     TRUNC,
 )
 from .pieces import (
@@ -67,27 +68,19 @@ from .pieces import (
     TOKEN_KIND,
     TOKEN_OWNER,
     bag_count,
+    place_token,
     saracen_in_bag,
 )
-from .purgatory import STRONG
 
 KIND_COINS = T.KIND_COINS
 N_SARACEN_CELLS = T.N_SARACEN_CELLS
 
 
 @jit
-def place_token(state, t, c, face):
-    """Put token t on cell c, strong side up, facing ``face``."""
-    state[TOK_LOC + t] = c
-    state[BOARD + c] = t
-    state[TOK_FACE + t] = face
-    state[TOK_SIDE + t] = STRONG
-    state[TOK_MOVED + t] = 0
-
-
-@jit
 def deal_quarters(state, params):
     """Four City Quarters from the shuffled stack onto the slots, with their coins [R]."""
+    if params[P_CAMPAIGN] != 0 and H.deal_quarters(state, params):
+        return  # a Campaign module dealt them (the Jerusalem setup)
     total = 0
     for slot in range(4):
         q = state[QORDER + state[QNEXT]]
@@ -127,13 +120,16 @@ def fill_green_blind(state):
 
 
 @jit
-def begin_turn(state, p):
+def begin_turn(state, params, p):
+    """Seat p's turn starts with 7 Action Points [R "Actions"]."""
     state[CUR] = p
     state[AP] = T.ACTION_POINTS
     state[PHASE] = PH_ARMY
     state[SEL] = -1
     for t in range(N_TOKENS):
         state[TOK_MOVED + t] = 0
+    if params[P_CAMPAIGN] != 0:
+        H.begin_turn(state, params, p)
 
 
 @jit
@@ -149,7 +145,7 @@ def advance_setup(state, params):
     while state[QUOTA] <= 0 or not any_deploy(state, params, state[CUR]):
         state[SETUP_DONE] += 1
         if state[SETUP_DONE] >= players:
-            begin_turn(state, state[ROUND_START])
+            begin_turn(state, params, state[ROUND_START])
             return
         state[CUR] = (state[CUR] + 1) % players
         state[QUOTA] = setup_quota(params)
@@ -159,7 +155,7 @@ def advance_setup(state, params):
 def start_round_play(state, params):
     """Pre-deployment (Saracenic / Latin) or straight to the first turn (Campaign) [R]."""
     if params[P_DEPLOY] == DEPLOY_CAMPAIGN:
-        begin_turn(state, state[ROUND_START])
+        begin_turn(state, params, state[ROUND_START])
         return
     state[PHASE] = PH_DEPLOY
     state[SEL] = -1

@@ -164,12 +164,45 @@ QUARTERS = (
 )
 REFUGEE_EDGES = "H H H H"  # [P] the Refugee side's edges are not known; all vulnerable
 
+# Campaign-only kinds [R Part 2], appended after the City Quarters so that every Duel
+# kind, token id and action id keeps its number. Same columns as CRUSADER_KINDS.
+# War Engines [R "War Engines"]: "All War Engines cost 3 Army Points"; their edges are not
+# in the rulebook: STAND-IN [P] (a Trebuchet/Catapult shoots like an Archer, the Siege
+# Tower is shields, Greek Fire a skull front). Heroes [R "Heroes"]: the rulebook gives no
+# edges; a Hero token plays on the edges of its base class (STAND-IN [P]): a Foot Knight
+# for most Heroes, Cavalry for the mounted ones (Barbarossa, El Cid).
+CAMPAIGN_UNIT_KINDS = (
+    ("trebuchet", "T", "A A Sh H", "A H H H", 3, 1, 0, 0, 0, "R cost; P edges, carries nothing"),
+    ("siege_tower", "W", "Sh Sh Sh Sh", "Sh Sh H H", 3, 1, 0, 0, 0, "R cost; P edges"),
+    ("greek_fire", "G", "S H H H", "S H H H", 3, 1, 0, 0, 0, "R cost, flips on first use; P"),
+    ("catapult", "U", "A H Sh H", "A H H H", 3, 1, 0, 0, 0, "R cost; P edges"),
+    ("hero_knight", "Y", "S S Sh Sh", "Sh Sh H H", 3, 1, 1, 1, 0, "P: Foot Knight edges/cost"),
+    ("hero_cavalry", "Z", "S H S H", "Sh H Sh H", 3, 1, 1, 1, 1, "P: Cavalry edges/cost"),
+)
+# Field Amenities [R "Field Amenities", "Salutificatio"/"Donkey", "Flagellant"]: tokens that
+# move like Units (with any band, as Refugees do) but are nobody's army. Edges are
+# irrelevant (they never attack and cannot be attacked) and set to shields.
+AMENITY_KINDS = (
+    ("cat", "ct"),
+    ("dog", "dg"),
+    ("gallows", "gl"),
+    ("disgusting_man", "dm"),
+    ("engineer", "en"),
+    ("hidden_stash", "hs"),
+    ("flagellant", "fl"),
+    ("donkey", "dk"),
+)
+
 N_CRUSADER_KINDS = len(CRUSADER_KINDS)
 N_SARACEN_KINDS = len(SARACEN_KINDS)
 N_QUARTERS = len(QUARTERS)
 KIND_SARACEN0 = N_CRUSADER_KINDS
 KIND_QUARTER0 = N_CRUSADER_KINDS + N_SARACEN_KINDS
-N_KINDS = KIND_QUARTER0 + N_QUARTERS
+KIND_CAMPAIGN0 = KIND_QUARTER0 + N_QUARTERS  # first Campaign-only unit kind
+N_CAMPAIGN_UNIT_KINDS = len(CAMPAIGN_UNIT_KINDS)
+KIND_AMENITY0 = KIND_CAMPAIGN0 + N_CAMPAIGN_UNIT_KINDS
+N_AMENITY_KINDS = len(AMENITY_KINDS)
+N_KINDS = KIND_AMENITY0 + N_AMENITY_KINDS
 
 
 def _edges(text: str) -> list[int]:
@@ -192,24 +225,49 @@ def _kind_tables():
         k = KIND_QUARTER0 + q
         edges[k, 0], edges[k, 1] = _edges(cycle), _edges(REFUGEE_EDGES)
         count[k], coins[k] = 1, n_coins
+    for i, row in enumerate(CAMPAIGN_UNIT_KINDS):
+        k = KIND_CAMPAIGN0 + i
+        _, _, strong, weak, ap, qty, cap_s, cap_w, chg, _src = row
+        edges[k, 0], edges[k, 1] = _edges(strong), _edges(weak)
+        cost[k], count[k], capacity[k], charge[k] = ap, qty, (cap_s, cap_w), chg
+    for i in range(N_AMENITY_KINDS):
+        k = KIND_AMENITY0 + i
+        edges[k, 0] = edges[k, 1] = _edges("Sh Sh Sh Sh")
+        count[k] = 1
     return edges, cost, count, capacity, charge, coins
 
 
 KIND_EDGES, KIND_COST, KIND_COUNT, KIND_CAPACITY, KIND_CHARGE, KIND_COINS = _kind_tables()
-KIND_NAMES = tuple(r[0] for r in CRUSADER_KINDS + SARACEN_KINDS) + tuple(q[0] for q in QUARTERS)
-KIND_LETTERS = tuple(r[1] for r in CRUSADER_KINDS + SARACEN_KINDS)
+KIND_NAMES = (
+    tuple(r[0] for r in CRUSADER_KINDS + SARACEN_KINDS)
+    + tuple(q[0] for q in QUARTERS)
+    + tuple(r[0] for r in CAMPAIGN_UNIT_KINDS)
+    + tuple(a[0] for a in AMENITY_KINDS)
+)
+KIND_LETTERS = (
+    tuple(r[1] for r in CRUSADER_KINDS + SARACEN_KINDS)
+    + tuple(str(q) for q in range(N_QUARTERS))
+    + tuple(r[1] for r in CAMPAIGN_UNIT_KINDS)
+    + tuple(a[1] for a in AMENITY_KINDS)
+)
 TOTAL_COINS = int(KIND_COINS.sum())  # 36 [C]
 
 # ---------------------------------------------------------------- tokens
 # Token ids: 20 per seat (4 seats allocated; unused seats stay in reserve), then the
-# 20 Saracens, then the 12 City Quarters (token id = quarter index + QUARTER_TOKEN0).
+# 20 Saracens, then the 12 City Quarters (token id = quarter index + QUARTER_TOKEN0);
+# then the Campaign-only tokens, which stay off the board (LOC_OFF) in every Duel:
+# 6 per seat (4 War Engines, 2 Hero tokens), then the 8 Field Amenities.
 MAX_PLAYERS = 4
-OWNER_SARACEN, OWNER_QUARTER = 4, 5
+OWNER_SARACEN, OWNER_QUARTER, OWNER_AMENITY = 4, 5, 6
 ARMY_SIZE = int(KIND_COUNT[:N_CRUSADER_KINDS].sum())  # 20
 N_SARACENS = int(KIND_COUNT[KIND_SARACEN0:KIND_QUARTER0].sum())  # 20
 SARACEN_TOKEN0 = MAX_PLAYERS * ARMY_SIZE
 QUARTER_TOKEN0 = SARACEN_TOKEN0 + N_SARACENS
-N_TOKENS = QUARTER_TOKEN0 + N_QUARTERS
+CAMPAIGN_UNIT0 = QUARTER_TOKEN0 + N_QUARTERS  # 112
+CAMPAIGN_ARMY_SIZE = N_CAMPAIGN_UNIT_KINDS  # 6 per seat
+AMENITY_TOKEN0 = CAMPAIGN_UNIT0 + MAX_PLAYERS * CAMPAIGN_ARMY_SIZE  # 136
+N_TOKENS = AMENITY_TOKEN0 + N_AMENITY_KINDS  # 144
+N_DUEL_TOKENS = CAMPAIGN_UNIT0  # tokens a Duel ever uses
 
 
 def _token_tables():
@@ -228,6 +286,14 @@ def _token_tables():
     for q in range(N_QUARTERS):
         kind[t], owner[t] = KIND_QUARTER0 + q, OWNER_QUARTER
         t += 1
+    for p in range(MAX_PLAYERS):
+        for i in range(N_CAMPAIGN_UNIT_KINDS):
+            kind[t], owner[t] = KIND_CAMPAIGN0 + i, p
+            t += 1
+    for i in range(N_AMENITY_KINDS):
+        kind[t], owner[t] = KIND_AMENITY0 + i, OWNER_AMENITY
+        t += 1
+    assert t == N_TOKENS
     return kind, owner
 
 
@@ -236,7 +302,7 @@ TOKEN_KIND, TOKEN_OWNER = _token_tables()
 # Kinds kept out of the Duel [R "Unit Types"]: "Catapults, Trebuchets, Siege Towers,
 # Greek fire & Heroes are not used in Duel Mode". Their tokens stay off the board (out
 # of the Saracen bag) in every Duel game; the Campaign can bring them back.
-CAMPAIGN_ONLY_KINDS = ("naffatun",)
+CAMPAIGN_ONLY_KINDS = ("naffatun",) + tuple(KIND_NAMES[KIND_CAMPAIGN0:])
 KIND_IN_DUEL = np.array([0 if name in CAMPAIGN_ONLY_KINDS else 1 for name in KIND_NAMES], np.int64)
 N_DUEL_SARACENS = int(
     sum(KIND_COUNT[k] for k in range(KIND_SARACEN0, KIND_QUARTER0) if KIND_IN_DUEL[k])

@@ -26,11 +26,13 @@ from .actions import (
     WITHDRAW,
 )
 from .bands import add_moves, apply_stampede, label_bands, stampede_scan
+from .campaign import hooks as H
 from .choices import reserve_token
 from .coins import do_give, pick_up, take_from
 from .combat import do_strike
 from .config import (
     DEPLOY_LATIN,
+    P_CAMPAIGN,
     P_DEPLOY,
     P_MAX_TURNS,
     P_PLAYERS,
@@ -79,6 +81,8 @@ from .pieces import (
     SARACEN_TOKEN0,
     TOKEN_OWNER,
     camp_owner,
+    is_amenity,
+    is_city_token,
     is_crusader,
     is_saracen,
     saracen_in_bag,
@@ -109,11 +113,15 @@ def end_turn(state, params):
             continue
         if is_saracen(u) or (is_crusader(u) and TOKEN_OWNER[u] == p and o != p):
             kill(state, u)
+    if params[P_CAMPAIGN] != 0:
+        H.end_turn(state, params, p)
+        if state[OVER] != 0:
+            return
     state[TURN] += 1
     if state[TURN] >= params[P_MAX_TURNS]:
         finish(state, True)
         return
-    begin_turn(state, (p + 1) % params[P_PLAYERS])
+    begin_turn(state, params, (p + 1) % params[P_PLAYERS])
 
 
 @jit
@@ -138,7 +146,7 @@ def round_transition(state, params):
         if loc < 0:
             continue
         state[BOARD + loc] = -1
-        if t >= QUARTER_TOKEN0:  # Refugee tokens are discarded
+        if is_city_token(t) or is_amenity(t):  # Refugees are discarded (Amenities: hook)
             state[TOK_LOC + t] = LOC_OFF
         elif is_saracen(t):
             survivors[n] = t
@@ -159,6 +167,8 @@ def round_transition(state, params):
             state[TOK_LOC + t] = LOC_RESERVE
             state[TOK_SIDE + t] = STRONG
     deal_quarters(state, params)
+    if params[P_CAMPAIGN] != 0:
+        H.round_transition(state, params)
     if state[TURN] >= params[P_MAX_TURNS]:
         finish(state, True)
         return
@@ -196,6 +206,8 @@ def do_move(state, params, c, e):
     apply_stampede(state, params, before)
     if state[TOK_LOC + t] == e:
         state[TOK_MOVED + t] = 1
+    if params[P_CAMPAIGN] != 0:
+        H.after_move(state, params, t, e)
 
 
 @jit

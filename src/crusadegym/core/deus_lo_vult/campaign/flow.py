@@ -1,0 +1,122 @@
+"""From Battle to Battle [R Part 2 "Campaign Mode", "Decks of Deeds / How to Play"].
+
+A Battle is a Duel game (its rounds, its turn cap) that ends "with the last Coin
+secured". Then each seat buys Glory with its secured coins ("5 coins = 1 Glory Point";
+the remainder is carried into the next Battle, our reading of "Players gain Coins and
+spend them in an endless cycle"), the modules score their Gauntlet Runs and Deeds, and
+the next Battle is set up from the Campaign's RNG. The Campaign ends after ``battles``
+Battles, or when a seat reaches ``glory_target`` (at most ``max_battles``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ... import rng as R
+from ...jit import jit
+from ..config import P_PLAYERS
+from ..layout import OVER, RNG, SCORE, TRUNC
+from ..setup import init as duel_init
+from . import battle as B
+from .config import P_BATTLES, P_COINS_PER_GLORY, P_GLORY_TARGET, P_MAX_BATTLES
+from .layout import CAMPAIGN_STATE_SIZE, CB_BATTLE
+
+SEED_RANGE = 2**31 - 1
+WIN, LOSS, DRAW = 1.0, -1.0, 0.0
+
+
+@jit
+def campaign_init(state, params, seed):
+    """A new Campaign: the first Battle's Duel set-up, then the Campaign block."""
+    duel_init(state, params, seed)  # zeroes the whole state, Campaign block included
+    start_modules(state, params)
+
+
+@jit
+def start_modules(state, params):
+    """Each module's set-up for a new Battle (after the Duel part is set up)."""
+    players = params[P_PLAYERS]
+    for p in range(players):
+        state[SCORE + p] = state[B.C_CARRY + p]
+
+
+@jit
+def score_battle(state, params):
+    """Glory at the end of a Battle [R "Glory points ... calculated with a sum of"]."""
+    players = params[P_PLAYERS]
+    rate = params[P_COINS_PER_GLORY]
+    for p in range(players):
+        coins = state[SCORE + p]
+        state[B.C_LAST_SCORE + p] = coins
+        glory = coins // rate
+        state[B.C_LAST_GLORY + p] = glory
+        state[B.C_CARRY + p] = coins - glory * rate
+    for p in range(players):
+        state[B.C_GLORY + p] += state[B.C_LAST_GLORY + p]
+
+
+@jit
+def campaign_done(state, params):
+    """After ``C_BATTLE`` Battles: is the Campaign over [R "choose one of the two options"]?"""
+    if state[B.C_BATTLE] >= params[P_MAX_BATTLES]:
+        return True
+    if params[P_BATTLES] > 0:
+        return False
+    target = params[P_GLORY_TARGET]
+    for p in range(params[P_PLAYERS]):
+        if state[B.C_GLORY + p] >= target:
+            return True
+    return False
+
+
+@jit
+def end_battle(state, params):
+    """The Duel part has ended (``OVER``): score it, then end the Campaign or set up the
+    next Battle. Returns True if the Campaign is over."""
+    truncated = state[TRUNC]
+    score_battle(state, params)
+    state[B.C_BATTLE] += 1
+    if campaign_done(state, params):
+        state[B.C_OVER] = 1
+        state[B.C_TRUNC] = truncated
+        return True
+    next_battle(state, params)
+    return False
+
+
+@jit
+def next_battle(state, params):
+    """Set the next Battle up: a fresh Duel part drawn from the Campaign's RNG, the
+    Campaign block kept."""
+    seed = R.randint(state, RNG, SEED_RANGE)
+    keep = state[CB_BATTLE:CAMPAIGN_STATE_SIZE].copy()
+    duel_init(state, params, seed)
+    state[CB_BATTLE:CAMPAIGN_STATE_SIZE] = keep
+    start_modules(state, params)
+
+
+@jit
+def campaign_returns(state, params, out):
+    """Final result: the most Glory wins (+1), the others lose (-1); all tie: 0."""
+    out[:] = DRAW
+    if state[B.C_OVER] == 0:
+        return
+    players = params[P_PLAYERS]
+    best = -1
+    for p in range(players):
+        best = max(best, state[B.C_GLORY + p])
+    won = np.zeros(players, np.int64)
+    n = 0
+    for p in range(players):
+        if state[B.C_GLORY + p] == best:
+            won[p] = 1
+            n += 1
+    if n == players:
+        return
+    for p in range(players):
+        out[p] = WIN if won[p] == 1 else LOSS
+
+
+@jit
+def is_over(state, params):
+    return state[OVER] != 0 and state[B.C_OVER] != 0

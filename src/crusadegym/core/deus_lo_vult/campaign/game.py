@@ -1,0 +1,168 @@
+"""The Campaign as a game of the suite: ``deus_lo_vult_campaign`` (one RL episode is a
+whole Campaign, Battle after Battle) [R Part 2].
+
+The kernels wrap the Duel's: the Duel's mask and step for ids below 175, the modules'
+Campaign actions (``extras.py``) above, and the flow between Battles (``flow.py``)
+whenever the Duel part ends.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...jit import jit
+from ...protocol import GameSpec, Kernels
+from .. import actions as DA
+from .. import invariant_kernel
+from .. import tables as T
+from ..choices import legal_mask as duel_legal_mask
+from ..config import P_MAX_TURNS, P_PLAYERS, P_ROUNDS
+from ..layout import AP, OVER, PH_DEPLOY, PH_PICK, PHASE, SEL, STEP
+from ..scoring import current_player, is_terminal, is_truncated
+from ..setup import advance_setup
+from ..turns import end_turn, round_transition
+from ..turns import step as duel_step
+from . import battle as B
+from . import extras as X
+from . import flow, observe
+from .config import P_MAX_BATTLES, CampaignConfig, make_params
+from .layout import CAMPAIGN_STATE_SIZE, N_CAMPAIGN_ACTIONS, N_DUEL_ACTIONS
+
+NC = T.N_CELLS
+
+
+@jit
+def legal_mask(state, params, out):
+    """The Duel's mask over ids < 175, then the Campaign actions; returns the count."""
+    n = duel_legal_mask(state, params, out[:N_DUEL_ACTIONS])
+    out[N_DUEL_ACTIONS:] = 0
+    if state[OVER] != 0 or state[PHASE] == PH_PICK:
+        return n
+    sel = state[SEL]
+    if sel >= 0:
+        return n + X.unit_extras(state, params, sel, out, False)
+    n += X.turn_extras(state, params, out)
+    scratch = np.zeros(N_CAMPAIGN_ACTIONS, np.uint8)
+    for c in range(NC):  # cells whose only follow-ups are Campaign actions
+        if out[c] == 0 and X.unit_extras(state, params, c, scratch, True) > 0:
+            out[c] = 1
+            n += 1
+    return n
+
+
+@jit
+def step(state, params, action, rewards):
+    """Apply one legal action; a Battle's end leads to the next Battle or the result."""
+    if action < N_DUEL_ACTIONS:
+        duel_step(state, params, action, rewards)
+    else:
+        state[STEP] += 1
+        sel = state[SEL]
+        if sel >= 0:
+            state[SEL] = -1
+            ended = X.apply_unit_extra(state, params, sel, action)
+        else:
+            ended = X.apply_turn_extra(state, params, action)
+        if state[OVER] == 0:
+            if ended:
+                round_transition(state, params)
+            elif state[PHASE] == PH_DEPLOY:
+                advance_setup(state, params)
+            elif state[AP] <= 0:
+                end_turn(state, params)
+    if state[OVER] != 0 and state[B.C_OVER] == 0:
+        flow.end_battle(state, params)
+    rewards[:] = 0.0
+    if state[B.C_OVER] != 0:
+        flow.campaign_returns(state, params, rewards)
+
+
+def _sizes(params: np.ndarray) -> dict:
+    from .. import STEPS_PER_TURN
+
+    players = int(params[P_PLAYERS])
+    per_round = T.N_SARACEN_CELLS + players * 2 * T.ARMY_POINT_CAP
+    battle = int(params[P_ROUNDS]) * per_round + int(params[P_MAX_TURNS]) * STEPS_PER_TURN
+    return {
+        "state": CAMPAIGN_STATE_SIZE,
+        "actions": N_CAMPAIGN_ACTIONS,
+        "players": players,
+        "obs": observe.OBS_SIZE,
+        "max_steps": int(params[P_MAX_BATTLES]) * battle,
+        "obs_low": 0.0,
+        "obs_high": 1.0,
+    }
+
+
+def action_to_str(action: int, state: np.ndarray | None = None, params=None) -> str:
+    """The Duel's names below 175, the modules' names above (``extras.ACTION_NAMES``)."""
+    a = int(action)
+    if a < N_DUEL_ACTIONS:
+        return DA.action_to_str(a, state, params)
+    if a in X.ACTION_NAMES:
+        return X.ACTION_NAMES[a]
+    if a < N_CAMPAIGN_ACTIONS:
+        return f"campaign {a}"
+    raise ValueError(f"action {a} out of range [0, {N_CAMPAIGN_ACTIONS})")
+
+
+def parse_action(text: str, state: np.ndarray | None = None, params=None) -> int:
+    """Inverse of :func:`action_to_str`."""
+    key = " ".join(text.strip().lower().split())
+    for a, name in X.ACTION_NAMES.items():
+        if name == key:
+            return a
+    words = key.split()
+    if len(words) == 2 and words[0] == "campaign" and words[1].isdigit():
+        a = int(words[1])
+        if N_DUEL_ACTIONS <= a < N_CAMPAIGN_ACTIONS:
+            return a
+    return DA.parse_action(text, state, params)
+
+
+def render(state: np.ndarray, params: np.ndarray) -> str:
+    from ..notation import format_position
+    from .render import campaign_lines
+
+    return format_position(state, params) + "\n" + campaign_lines(state, params)
+
+
+def _invariants(state: np.ndarray, params: np.ndarray) -> list:
+    from ..invariants import check
+    from .invariants import check_campaign
+
+    return check(state, params) + check_campaign(state, params)
+
+
+SPEC = GameSpec(
+    name="deus_lo_vult_campaign",
+    version=1,
+    config_cls=CampaignConfig,
+    make_params=make_params,
+    sizes=_sizes,
+    kernels=Kernels(
+        init=flow.campaign_init,
+        legal_mask=legal_mask,
+        step=step,
+        current_player=current_player,
+        is_terminal=is_terminal,
+        is_truncated=is_truncated,
+        returns=flow.campaign_returns,
+        observe=observe.observe,
+    ),
+    action_to_str=action_to_str,
+    parse_action=parse_action,
+    render_ansi=render,
+    stand_in_data=True,
+    hidden_information=False,
+    description="Deus lo Vult Campaign Rules 2.0 (Hiatus Games): Battles, Glory, Gauntlet "
+    "Runs, Weather, Amenities, War Engines, Heroes, Deeds. " + T.STAND_IN_NOTE,
+    max_players=4,
+    test_configs=(
+        {"players": 2, "max_turns": 12, "battles": 2},
+        {"players": 3, "max_turns": 12, "battles": 2, "jerusalem": False, "rounds": 2},
+    ),
+    invariants=_invariants,
+    invariant_kernel=invariant_kernel.violation,
+    invariant_messages=invariant_kernel.VIOLATIONS,
+)

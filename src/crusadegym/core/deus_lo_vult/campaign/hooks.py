@@ -1,0 +1,91 @@
+"""The points where Campaign rule modules act inside the Duel kernels.
+
+Every call site in the Duel modules is guarded by ``params[P_CAMPAIGN] != 0``, so a
+Duel never reaches this module. Each hook below starts neutral (the Duel's own verdict)
+and calls, in a fixed order, the modules that take part in it; a module adds its call
+here when it implements the hook. Hook modules import only low-level Duel modules (see
+the package docstring), so this file never imports ``combat``, ``choices``, ``setup``,
+``turns`` or ``scoring``.
+
+=======================  ==========================================================
+hook                     called from
+=======================  ==========================================================
+``begin_turn``           ``setup.begin_turn``, after the seat's 7 Action Points
+``end_turn``             ``turns.end_turn``, after rival camps are cleared, before
+                         the turn passes (a module may end the game: ``OVER``)
+``classify``             ``combat.classify_strike``: may change the STRIKE_* code
+``combat``               ``combat.do_strike``: may change (attacker, defender) damage
+``after_strike``         ``combat.do_strike``, after the strike is applied
+``may_move``             ``choices.crusader_options``: may a Crusader move at all
+``may_place``            ``choices.deploy_ok`` and HEAL: may a unit be spawned or
+                         healed on camp cell c
+``after_move``           ``turns.do_move``, after the move and its Stampede
+``round_transition``     ``turns.round_transition``, after the new quarters are dealt
+``deal_quarters``        ``setup.deal_quarters``: True if a module dealt them
+=======================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from ...jit import jit
+from . import battle
+
+
+@jit
+def begin_turn(state, params, p):
+    """Start of seat p's turn [R "Player Turn Memo Card": "Start of the turn"]."""
+    return
+
+
+@jit
+def end_turn(state, params, p):
+    """End of seat p's turn [R "Player Turn Memo Card": "End of the turn"]."""
+    return
+
+
+@jit
+def classify(state, params, c, d, p, army_ok, code):
+    """The STRIKE_* code of a strike from c toward d for seat p, after the modules."""
+    return code
+
+
+@jit
+def combat(state, params, t, u, icon, def_icon, charge, da, dd):
+    """(damage to attacker t, damage to defender u) after the modules."""
+    return da, dd
+
+
+@jit
+def after_strike(state, params, c, tc, p, code, t, u):
+    """A strike from c at tc (STRIKE_* ``code``) by token t on token u has been applied."""
+    return
+
+
+@jit
+def may_move(state, params, t, p):
+    """May seat p's unit t move this action?"""
+    return True
+
+
+@jit
+def may_place(state, params, c, p):
+    """May seat p spawn (deploy) or heal a unit on its camp cell c?"""
+    return True
+
+
+@jit
+def after_move(state, params, t, e):
+    """Token t has moved to e (its Stampede resolved; t may have been trampled)."""
+    return
+
+
+@jit
+def round_transition(state, params):
+    """A new round of the Battle has been set up (quarters dealt, Saracens not yet)."""
+    return
+
+
+@jit
+def deal_quarters(state, params):
+    """Deal the City Quarters instead of the Duel; return True if a module did."""
+    return battle.deal_jerusalem(state, params)
