@@ -40,7 +40,6 @@ the last 100 games, losses), ``learning_curve.png``, ``summary.json``, and with
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import os
 import sys
@@ -260,7 +259,8 @@ class FastPPO:
 
     def snapshot(self) -> None:
         """Freeze a copy of the current policy into the snapshot pool (oldest out first)."""
-        snap = copy.deepcopy(self.policy)
+        snap = type(self.policy)(**self.policy._get_constructor_parameters())
+        snap.load_state_dict(self.policy.state_dict())
         snap.set_training_mode(False)
         self.snapshots.append(snap)
         if len(self.snapshots) > self.args.max_snapshots:

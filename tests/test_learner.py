@@ -1,0 +1,201 @@
+"""The fast batched learner (crusadegym.training.fastppo): masking, credit, learning, files."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+torch = pytest.importorskip("torch")
+
+from crusadegym.agents import load_policy_agent, select_action  # noqa: E402
+from crusadegym.agents.arena import run_arena  # noqa: E402
+from crusadegym.core import make_game  # noqa: E402
+from crusadegym.training.checkpoint import load_model  # noqa: E402
+from crusadegym.training.fastbuffer import ChainBuffer, gae  # noqa: E402
+from crusadegym.training.fastppo import (  # noqa: E402
+    FastArgs,
+    FastPPO,
+    build_model,
+    main,
+    masked_distribution,
+)
+
+DLV = {"players": 2, "rounds": 1, "max_turns": 30}
+
+
+def tiny_args(**changes) -> FastArgs:
+    base = dict(game="tiny_tictactoe", opponents="random", n_games=32, rollout=1024,
+                batch_size=512, n_epochs=4, timesteps=1024, shaping="none",
+                learning_rate=1e-3, quiet=True, seed=0)  # fmt: skip
+    return FastArgs(**{**base, **changes})
+
+
+def random_positions(game, n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and legal masks of the seat to move along random games."""
+    rng = np.random.default_rng(seed)
+    obs, masks = [], []
+    state = game.new_state(seed)
+    while len(obs) < n:
+        if game.is_terminal(state):
+            state = game.new_state(int(rng.integers(1 << 30)))
+        mask = game.legal_mask(state)
+        obs.append(game.observe(state, game.current_player(state)))
+        masks.append(mask.astype(bool))
+        game.step(state, int(rng.choice(np.flatnonzero(mask))))
+    return np.array(obs), np.array(masks)
+
+
+@pytest.mark.parametrize(("name", "options", "net"), [
+    ("tiny_tictactoe", {}, "small"),
+    ("deus_lo_vult", DLV, "small"),
+    ("deus_lo_vult", DLV, "default"),
+])  # fmt: skip
+def test_masked_priors_put_no_mass_on_illegal_actions(name, options, net):
+    game = make_game(name, **options)
+    policy = build_model(game, net).policy
+    obs, masks = random_positions(game, 40)
+    with torch.no_grad():
+        dist = masked_distribution(policy, torch.as_tensor(obs), masks)
+        probs = dist.probs.numpy()
+        sampled = dist.sample((20,)).numpy()  # [20, B]
+    assert np.all(probs[~masks] == 0.0)
+    assert np.allclose(probs.sum(1), 1.0, atol=1e-5)
+    assert np.all(masks[np.arange(len(masks))[None, :], sampled])  # every sample is legal
+    # an untrained policy is close to uniform over the legal actions
+    assert np.all(probs.max(1) < 5.0 / masks.sum(1))
+
+
+def test_collect_stores_only_legal_actions_and_pays_each_seat_its_result():
+    """Mirror self-play with shaping off: a seat's rewards along its chain sum to its result."""
+    learner = FastPPO(tiny_args(opponents="self", rollout=2000, n_games=16))
+    learner.collect()
+    buf = learner.buffer
+    n = buf.n
+    assert n >= 2000
+    assert np.all(buf.masks[np.arange(n), buf.actions[:n]])
+    # Follow every chain that started at a game's first move and ended with the game.
+    heads = set(range(n)) - set(buf.next_idx[:n][buf.next_idx[:n] >= 0].tolist())
+    sums = []
+    for head in heads:
+        i, total = head, 0.0
+        while True:
+            total += buf.rewards[i]
+            if buf.dones[i] or buf.next_idx[i] < 0:
+                break
+            i = buf.next_idx[i]
+        if buf.dones[i]:
+            sums.append(total)
+    assert len(sums) > 20
+    assert set(np.round(sums, 5)) <= {-1.0, 0.0, 1.0}  # tic-tac-toe: +1 / 0 / -1, paid once
+
+
+def test_shaping_telescopes_along_a_chain():
+    buf = ChainBuffer(8, 3, 2, games=1, seats=1)
+    buf.start()
+    w = 0.5
+    rows, seats = np.array([0]), np.array([0])
+    for phi in (0.2, 0.6, -0.1):
+        buf.add(rows, seats, np.zeros((1, 3)), np.ones((1, 2), bool), np.array([0]),
+                np.zeros(1), np.zeros(1), np.array([phi], np.float32), w)  # fmt: skip
+    buf.reward(np.array([[1.0]], np.float32))  # the game's result, on the last transition
+    buf.end_games(np.array([0]), w)
+    assert buf.next_idx[:3].tolist() == [1, 2, -1]
+    assert buf.dones[:3].tolist() == [False, False, True]
+    # w * (phi(end)=0 - phi(start)) + result
+    assert buf.rewards[:3].sum() == pytest.approx(1.0 - w * 0.2)
+
+
+def test_gae_follows_chains_and_bootstraps_open_ends():
+    # two chains: 0 -> 2 (done), 1 -> 3 (open, bootstrapped with 0.5)
+    rewards = np.array([0.0, 0.1, 1.0, 0.0], np.float32)
+    values = np.array([0.2, 0.3, 0.4, 0.1], np.float32)
+    dones = np.array([False, False, True, False])
+    next_idx = np.array([2, 3, -1, -1])
+    boot = np.array([0, 0, 0, 0.5], np.float32)
+    gamma, lam = 0.9, 0.8
+    adv = np.zeros(4, np.float32)
+    gae(rewards, values, dones, next_idx, boot, np.float32(gamma), np.float32(lam), adv)
+    d2 = 1.0 - 0.4
+    d0 = 0.0 + gamma * 0.4 - 0.2
+    d3 = 0.0 + gamma * 0.5 - 0.1
+    d1 = 0.1 + gamma * 0.1 - 0.3
+    expected = [d0 + gamma * lam * d2, d1 + gamma * lam * d3, d2, d3]
+    assert adv == pytest.approx(expected, abs=1e-6)
+
+
+def _score_vs_random(path: str, games: int = 200) -> float:
+    result = run_arena("tiny_tictactoe", [f"policy:{path}", "random"], games_per_lineup=games,
+                       mode="gauntlet", progress=False, seed=7)  # fmt: skip
+    s = result["summary"][f"policy:{path}"]
+    return (s["wins"] + 0.5 * s["draws"]) / s["games"]
+
+
+def test_a_tiny_run_improves_over_its_start(tmp_path):
+    learner = FastPPO(tiny_args(timesteps=12_000))
+    before = _score_vs_random(learner.save(str(tmp_path / "start.zip")))
+    learner.learn()
+    after = _score_vs_random(learner.save(str(tmp_path / "end.zip")))
+    # 200 games each: the Wilson half-width is about 0.07, so a 0.15 gain is real
+    assert after > before + 0.15, (before, after)
+
+
+def test_checkpoint_round_trips_and_loads_as_an_agent(tmp_path):
+    learner = FastPPO(tiny_args(opponents="random,snapshot,self"))
+    learner.learn()
+    path = learner.save(str(tmp_path / "final.zip"), {"role": "final"})
+    info = json.loads((tmp_path / "final.json").read_text())
+    assert info["learner"] == "fastppo" and info["game"] == "tiny_tictactoe"
+    assert info["timesteps"] == learner.timesteps
+    game = make_game("tiny_tictactoe")
+    model = load_model(path, game)
+    obs, masks = random_positions(game, 30, seed=3)
+    with torch.no_grad():
+        want = masked_distribution(learner.policy, torch.as_tensor(obs), masks).probs
+        got = masked_distribution(model.policy, torch.as_tensor(obs), masks).probs
+    assert torch.allclose(want, got)
+    agent = load_policy_agent(path)
+    state = game.new_state(5)
+    while not game.is_terminal(state):
+        game.step(state, select_action(agent, game, state))
+    assert game.is_terminal(state)
+
+
+def test_deus_lo_vult_checkpoint_of_the_compact_net_plays_a_game(tmp_path):
+    learner = FastPPO(FastArgs(game="deus_lo_vult", options={"max_turns": 6}, n_games=4,
+                               rollout=64, batch_size=64, timesteps=64, quiet=True))  # fmt: skip
+    learner.learn()
+    path = learner.save(str(tmp_path / "dlv.zip"))
+    game = make_game("deus_lo_vult", rounds=1, max_turns=6)
+    agent = load_policy_agent(path)
+    state = game.new_state(1)
+    while not game.is_terminal(state):
+        game.step(state, select_action(agent, game, state))
+
+
+def test_the_command_writes_a_run(tmp_path, capsys):
+    out = tmp_path / "run"
+    flags = ["--timesteps", "512", "--rollout", "512", "--n-games", "8", "--shaping", "none"]
+    code = main(
+        ["tiny_tictactoe", *flags, "--checkpoint-every", "256", "--quiet", "--out", str(out)]
+    )
+    assert code == 0
+    for name in ("final.zip", "final.json", "history.json", "summary.json", "args.json"):
+        assert os.path.isfile(out / name), name
+    assert os.listdir(out / "checkpoints")
+    assert "learner steps/s" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["tiny_tictactoe", "--opponents", "nobody"],
+    ["tiny_tictactoe", "--net", "huge"],
+    ["tiny_tictactoe", "--n-games", "0"],
+    ["tiny_tictactoe", "--shaping", "coins"],
+])  # fmt: skip
+def test_bad_arguments_are_one_line_errors(argv, capsys, tmp_path):
+    assert main([*argv, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("crusadegym fastppo:") and "\n" not in err
