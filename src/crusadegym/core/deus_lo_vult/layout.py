@@ -2,10 +2,14 @@
 
 ::
 
-    0      2      ... 20     24       36        48            192           336         896
-    | RNG  | scalars | SCORE | QORDER  | PURGATORY| BOARD[144]  | GROUND[144] | TOKENS 5x112 |
+    0      2      ... 20     24       36        48            192           336          1056
+    | RNG  | scalars | SCORE | QORDER  | PURGATORY| BOARD[144]  | GROUND[144] | TOKENS 5x144 |
                        [4]    [12]       [9]      token or -1    loose coins   LOC SIDE FACE
                                                                                COINS MOVED
+
+Tokens 0..111 are the Duel's; 112..143 are Campaign-only (War Engines, Hero tokens, Field
+Amenities) and stay off the board (``LOC_OFF``) in every Duel. A Campaign state continues
+after ``STATE_SIZE`` with its own block (``campaign/layout.py``).
 
 Scalars: seat to move, action points left, phase, selected cell (-1 none), round,
 turn, step, round coins still unsecured, last plunderer, setup cursor, setup quota,
