@@ -514,6 +514,37 @@ def train(args: FastArgs) -> dict:
 
 
 # -- the command line ---------------------------------------------------------------------
+HELP = {
+    "players": "seats per game",
+    "timesteps": "learner decisions to train for",
+    "max_minutes": "stop after this many minutes (0: no limit)",
+    "n_games": "games stepped together in one batch",
+    "rollout": "learner decisions per rollout (one PPO update each)",
+    "n_epochs": "PPO passes over each rollout",
+    "batch_size": "minibatch size of the PPO update",
+    "learning_rate": "Adam step size",
+    "gamma": "discount per learner decision",
+    "gae_lambda": "GAE lambda",
+    "clip_range": "PPO ratio clip",
+    "ent_coef": "entropy bonus weight",
+    "vf_coef": "value loss weight",
+    "max_grad_norm": "gradient norm clip",
+    "net": f"policy trunk, one of {sorted(NETS)}; default is the conv stack of crusadegym train",
+    "opponents": f"comma list of opponent kinds drawn per game: {', '.join(OPPONENT_KINDS)}",
+    "snapshot_every": "freeze the learner into the snapshot pool every N decisions",
+    "max_snapshots": "snapshots kept in the pool",
+    "shaping": "'heuristic' (potential-based, the heuristic's evaluation) or 'none'",
+    "shaping_weight": "scale of the shaping potential",
+    "checkpoint_every": "write checkpoints/ckpt_<steps>.zip every N decisions",
+    "keep_checkpoints": "checkpoints kept on disk (0: all)",
+    "eval_games": "arena games per baseline (random, heuristic) at the end (0: none)",
+    "seed": "seeds games, sampling and the network",
+    "torch_threads": "torch CPU threads",
+    "resume": "continue from this checkpoint (.zip with its sidecar)",
+    "out": "output directory (default runs/<game>-fastppo-<UTC time>)",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = command_parser("crusadegym fastppo", __doc__)
     d = FastArgs()
@@ -530,8 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         flag = "--" + f.name.replace("_", "-")
         default = getattr(d, f.name)
-        p.add_argument(flag, type=type(default), default=default,
-                       help=f"default {default!r}")  # fmt: skip
+        p.add_argument(flag, type=type(default), default=default, help=HELP[f.name])
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     return p
 
