@@ -54,11 +54,42 @@ def check_render_mode(mode: str | None) -> str | None:
     return mode
 
 
+CAMPAIGN_GAME = "deus_lo_vult_campaign"
+PRESET_GAMES = ("deus_lo_vult", CAMPAIGN_GAME)
+"""Games whose envs take ``preset=`` (a Conventional Preset of the Campaign by name)."""
+
+
 def build_game(game_name: str, config: dict[str, Any]) -> Game:
-    """The core game for ``game_name`` under keyword options ``config``."""
+    """The core game for ``game_name`` under keyword options ``config``.
+
+    ``preset="kyivan"`` (any name of ``campaign.tables.PRESETS``) with ``deus_lo_vult``
+    or ``deus_lo_vult_campaign`` builds the Campaign from that Conventional Preset [R
+    Part 2 "Conventional Presets/Builds"] via ``campaign.config.preset_config``; the
+    other options override the preset's. Without ``preset`` the game is ``game_name``
+    under ``config`` (``deus_lo_vult``: the Duel, unchanged).
+    """
     if not isinstance(game_name, str):
         raise TypeError(f"game_name must be a str, got {type(game_name).__name__}")
+    if config.get("preset") is not None:
+        return make_game(CAMPAIGN_GAME, campaign_config(game_name, config))
+    config = {k: v for k, v in config.items() if k != "preset"}
     return make_game(game_name, **config)
+
+
+def campaign_config(game_name: str, config: dict[str, Any]):
+    """The ``CampaignConfig`` of ``preset=`` plus overrides (see :func:`build_game`)."""
+    from crusadegym.core.deus_lo_vult.campaign.config import preset_config
+
+    if game_name not in PRESET_GAMES:
+        raise ValueError(
+            f"preset= names a Deus lo Vult Campaign preset; game {game_name!r} takes none "
+            f"(use one of {PRESET_GAMES})"
+        )
+    options = dict(config)
+    preset = options.pop("preset")
+    if not isinstance(preset, str):
+        raise TypeError(f"preset must be a str, got {type(preset).__name__}")
+    return preset_config(preset, **options)
 
 
 def legal_action(
@@ -171,7 +202,17 @@ def env_metadata(game: Game) -> dict[str, Any]:
         "render_fps": RENDER_FPS,
         "max_players": max_players(game),
         "stand_in_data": bool(game.spec.stand_in_data),
+        **_campaign_metadata(game),
     }
+
+
+def _campaign_metadata(game: Game) -> dict[str, Any]:
+    """A Campaign's preset and the note on its stand-in data (empty for other games)."""
+    if game.name != CAMPAIGN_GAME:
+        return {}
+    from crusadegym.core.deus_lo_vult.tables import STAND_IN_NOTE
+
+    return {"preset": game.config.preset, "stand_in_note": STAND_IN_NOTE}
 
 
 def render_state(game: Game, state: np.ndarray, mode: str | None) -> str | np.ndarray | None:

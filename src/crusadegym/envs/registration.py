@@ -11,6 +11,10 @@
 * PettingZoo (AEC, turn-based): ``pettingzoo.make("aec", "crusadegym/deus_lo_vult_v0")``
   (PettingZoo also accepts ``deus_lo_vult-v0``), the same env as
   ``crusadegym.envs.deus_lo_vult_v0.env()``.
+* The Campaign [R Part 2]: ``crusadegym/DeusLoVultCampaign-v0`` and
+  ``crusadegym/deus_lo_vult_campaign-v0`` (default: the plain preset); every id of Deus
+  lo Vult also takes ``preset="kyivan"`` (a Conventional Preset by name), which builds
+  the Campaign from it (``envs.common.build_game``).
 
 Entry points are strings, so registering imports no env module.
 """
@@ -21,6 +25,7 @@ NAMESPACE = "crusadegym"
 
 SINGLE_AGENT_IDS = {
     "crusadegym/DeusLoVult-v0": "deus_lo_vult",
+    "crusadegym/DeusLoVultCampaign-v0": "deus_lo_vult_campaign",
     "crusadegym/Deus-v0": "deus",
     "crusadegym/Crusaders-v0": "crusaders",
 }
@@ -28,6 +33,7 @@ SINGLE_AGENT_IDS = {
 
 AEC_IDS = {
     "crusadegym/deus_lo_vult-v0": "crusadegym.envs.deus_lo_vult_v0:env",
+    "crusadegym/deus_lo_vult_campaign-v0": "crusadegym.envs.deus_lo_vult_campaign_v0:env",
     "crusadegym/deus-v0": "crusadegym.envs.deus_v0:env",
     "crusadegym/crusaders-v0": "crusadegym.envs.crusaders_v0:env",
 }

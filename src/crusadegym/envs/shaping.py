@@ -50,14 +50,32 @@ def _deus_lo_vult_potential(game: Game, state: np.ndarray) -> np.ndarray:
     return np.float32(COIN_WEIGHT) * zero_sum_lead(_deus_lo_vult_score(game, state))
 
 
+def _campaign_score(game: Game, state: np.ndarray) -> np.ndarray:
+    """Each seat's Glory in coins (5 coins = 1 Glory [R Part 2 "Campaign Mode"]) plus the
+    coins it has secured in the Battle being fought."""
+    from crusadegym.core.deus_lo_vult.campaign.battle import C_GLORY
+    from crusadegym.core.deus_lo_vult.campaign.config import P_COINS_PER_GLORY
+
+    n = game.num_players
+    glory = state[C_GLORY : C_GLORY + n].astype(np.float32)
+    return glory * np.float32(game.params[P_COINS_PER_GLORY]) + _deus_lo_vult_score(game, state)
+
+
+def _campaign_potential(game: Game, state: np.ndarray) -> np.ndarray:
+    """Each seat's lead in :func:`_campaign_score` over the other seats' mean."""
+    return np.float32(COIN_WEIGHT) * zero_sum_lead(_campaign_score(game, state))
+
+
 SCORES: dict[str, Callable[[Game, np.ndarray], np.ndarray]] = {
     "deus_lo_vult": _deus_lo_vult_score,
+    "deus_lo_vult_campaign": _campaign_score,
 }
 """Per game: ``score(game, state) -> float32[P]``, the game's own running score per seat."""
 
 
 POTENTIALS: dict[str, Callable[[Game, np.ndarray], np.ndarray]] = {
     "deus_lo_vult": _deus_lo_vult_potential,
+    "deus_lo_vult_campaign": _campaign_potential,
 }
 
 
