@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import jit
+from . import tables as T
 from .config import P_CHIVALROUS, P_PLAYERS, STAMPEDE_CHIVALROUS
 from .layout import AP, BOARD, CUR
 from .pieces import (
@@ -34,6 +35,30 @@ from .purgatory import kill
 
 STAMPEDE_FRIENDS = 3  # [R] "surrounded by 3 friendly units"; we read "3 or more"
 LAST_ACTION_POINT = 1
+STAMPEDE_REACH = 2
+"""How far a placement's effect on the Stampede reaches: :func:`trampled_at` on cell c
+reads c, its neighbours (who is a friend) and their neighbours (whose faction a
+Refugee there counts for), so lifting or putting a token on a cell can change the T
+of units at most two orthogonal steps away. Keep in step with :func:`trampled_at`."""
+
+
+def _reach_cells() -> np.ndarray:
+    """REACH[c] = the cells within STAMPEDE_REACH steps of c, ascending, -1 padded."""
+    size = T.SIZE
+    width = 2 * STAMPEDE_REACH * (STAMPEDE_REACH + 1) + 1
+    out = np.full((N_CELLS, width), -1, np.int64)
+    for c in range(N_CELLS):
+        near = [
+            e
+            for e in range(N_CELLS)
+            if abs(e // size - c // size) + abs(e % size - c % size) <= STAMPEDE_REACH
+        ]
+        out[c, : len(near)] = near
+    return out
+
+
+REACH = _reach_cells()
+SIZE = T.SIZE
 
 
 @jit
@@ -171,6 +196,73 @@ def new_victims(state, params, before, victims):
 
 
 @jit
+def within_reach(a, b):
+    """Are cells a and b at most STAMPEDE_REACH orthogonal steps apart?"""
+    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE) <= STAMPEDE_REACH
+
+
+@jit
+def reach_cell(src, dst, j, i):
+    """The i-th cell that a placement from src (-1: none) onto dst can affect, in two
+    runs (j=0 around src, j=1 around dst without the cells already in run 0); -1 when
+    the entry is not one (skip it), -2 when run j has no more cells."""
+    centre = src if j == 0 else dst
+    if centre < 0:
+        return -2
+    c = REACH[centre, i] if i < REACH.shape[1] else -2
+    if c < 0:
+        return -2
+    if j == 1 and src >= 0 and within_reach(c, src):
+        return -1
+    return c
+
+
+@jit
+def stampede_scan_near(state, params, src, dst, out):
+    """:func:`stampede_scan` of the cells a placement from src (-1: none) onto dst can
+    affect (see :data:`STAMPEDE_REACH`); every other entry of ``out`` is -1."""
+    out[:N_CELLS] = -1
+    k = 0
+    for j in range(2):
+        for i in range(REACH.shape[1] + 1):
+            c = reach_cell(src, dst, j, i)
+            if c == -2:
+                break
+            if c >= 0 and state[BOARD + c] >= 0 and trampled_at(state, params, c):
+                out[c] = state[BOARD + c]
+                k += 1
+    return k
+
+
+@jit
+def new_victims_near(state, params, src, dst, before, victims):
+    """:func:`new_victims` after a placement from src (-1: none) onto dst, looking only
+    where it can have changed anything: the same cells, in the same (cell) order.
+    ``before`` must hold the T of those cells before the placement (from
+    :func:`stampede_scan` or :func:`stampede_scan_near` with the same src and dst)."""
+    k = 0
+    for j in range(2):
+        for i in range(REACH.shape[1] + 1):
+            c = reach_cell(src, dst, j, i)
+            if c == -2:
+                break
+            if c < 0:
+                continue
+            u = state[BOARD + c]
+            if u >= 0 and before[c] != u and trampled_at(state, params, c):
+                victims[k] = c
+                k += 1
+    for i in range(1, k):  # cell order, as new_victims (few victims: insertion sort)
+        v = victims[i]
+        j = i - 1
+        while j >= 0 and victims[j] > v:
+            victims[j + 1] = victims[j]
+            j -= 1
+        victims[j + 1] = v
+    return k
+
+
+@jit
 def placement_tramples(state, params, src, dst, t, before):
     """Would putting token t on dst (lifting it from src, or -1) trample anyone?
 
@@ -180,7 +272,7 @@ def placement_tramples(state, params, src, dst, t, before):
         state[BOARD + src] = -1
     state[BOARD + dst] = t
     victims = np.empty(N_CELLS, np.int64)
-    k = new_victims(state, params, before, victims)
+    k = new_victims_near(state, params, src, dst, before, victims)
     state[BOARD + dst] = -1
     if src >= 0:
         state[BOARD + src] = t
@@ -212,9 +304,11 @@ def add_moves(state, params, c, saracen, out, first_only, bands):
         return 0
     t = state[BOARD + c]
     polite = chivalrous(params)
-    before = np.empty(N_CELLS, np.int64)
     if polite:
+        before = np.empty(N_CELLS, np.int64)
         stampede_scan(state, params, before)
+    else:
+        before = bands[0]  # not read without the chivalrous Stampede: no allocation
     last_point = state[AP] <= LAST_ACTION_POINT
     count = 0
     for i in range(lo, hi):
@@ -245,15 +339,17 @@ def refugee_movable(state, params, c):
 
 
 @jit
-def apply_stampede(state, params, before):
-    """Trample every unit newly left in a T by a placement [R "Unit Movement"].
+def apply_stampede(state, params, src, dst, before):
+    """Trample every unit newly left in a T by a placement from src (-1: none) onto
+    dst [R "Unit Movement"].
 
-    ``before`` is :func:`stampede_scan` of the board before the placement. Victims are
-    found on the board as it stands, then removed in cell order: Crusaders to
-    Purgatory, Refugees off the board ("no other unit gets punished").
+    ``before`` is :func:`stampede_scan_near` (or :func:`stampede_scan`) of the board
+    before the placement. Victims are found on the board as it stands, then removed in
+    cell order: Crusaders to Purgatory, Refugees off the board ("no other unit gets
+    punished").
     """
     victims = np.empty(N_CELLS, np.int64)
-    k = new_victims(state, params, before, victims)
+    k = new_victims_near(state, params, src, dst, before, victims)
     for i in range(k):
         kill(state, state[BOARD + victims[i]])
     return k

@@ -32,6 +32,7 @@ from .bands import (
     placement_tramples,
     refugee_faction,
     stampede_scan,
+    stampede_scan_near,
     trampled_at,
 )
 from .choices import legal_mask, unit_options
@@ -101,6 +102,7 @@ __all__ = [
     "returns",
     "round_transition",
     "stampede_scan",
+    "stampede_scan_near",
     "step",
     "strike_target",
     "trampled_at",

@@ -25,7 +25,7 @@ from .actions import (
     WEAKEN,
     WITHDRAW,
 )
-from .bands import add_moves, apply_stampede, label_bands, stampede_scan
+from .bands import add_moves, apply_stampede, label_bands, stampede_scan_near
 from .campaign import hooks as H
 from .choices import reserve_token
 from .coins import do_give, pick_up, take_from
@@ -198,12 +198,12 @@ def do_move(state, params, c, e):
     """Place the unit on c onto e; it may charge with its next action [R]."""
     t = state[BOARD + c]
     before = np.empty(N_CELLS, np.int64)
-    stampede_scan(state, params, before)
+    stampede_scan_near(state, params, c, e, before)
     state[BOARD + c] = -1
     state[BOARD + e] = t
     state[TOK_LOC + t] = e
     pick_up(state, t, e)  # standing on a coin picks it up, free [R]
-    apply_stampede(state, params, before)
+    apply_stampede(state, params, c, e, before)
     if state[TOK_LOC + t] == e:
         state[TOK_MOVED + t] = 1
     if params[P_CAMPAIGN] != 0:
@@ -215,10 +215,10 @@ def do_deploy(state, params, c, p, kind):
     """Deploy a reserve unit of ``kind`` on camp cell c [R "Unit Deployment"]."""
     u = reserve_token(state, p, kind)
     before = np.empty(N_CELLS, np.int64)
-    stampede_scan(state, params, before)
+    stampede_scan_near(state, params, -1, c, before)
     place_token(state, u, c, params[P_SEAT_FACING + p])
     pick_up(state, u, c)
-    apply_stampede(state, params, before)
+    apply_stampede(state, params, -1, c, before)
     if state[PHASE] == PH_DEPLOY:
         state[QUOTA] -= KIND_COST[kind] if params[P_DEPLOY] == DEPLOY_LATIN else 1
 
@@ -238,9 +238,9 @@ def do_spawn(state, params, c, a):
                 n += 1
         t = bag[R.randint(state, RNG, n)]
     before = np.empty(N_CELLS, np.int64)
-    stampede_scan(state, params, before)
+    stampede_scan_near(state, params, -1, c, before)
     place_token(state, t, c, CELL_SARACEN_DIR[c])
-    apply_stampede(state, params, before)
+    apply_stampede(state, params, -1, c, before)
 
 
 @jit
