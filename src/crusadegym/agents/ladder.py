@@ -205,7 +205,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--game",
         action="append",
-        choices=LADDER_GAMES,
         help=f"a game to rate (repeatable; default: all of {', '.join(LADDER_GAMES)})",
     )
     p.add_argument("--games", type=int, default=200, help="games per pairing")
