@@ -23,6 +23,7 @@ summary. A compiled-mode failure is reproduced by re-running its slot with
 :func:`_trace_slot`, which mirrors the driver's action choice exactly.
 
     crusadegym soak --games deus_lo_vult --configs all --n-games 100000 --checked-games 200
+    crusadegym soak --games deus_lo_vult_campaign --configs presets --n-games 1000
 """
 
 from __future__ import annotations
@@ -112,14 +113,37 @@ def config_name(options: dict) -> str:
 
 
 def resolve_configs(game_name: str, selectors: list[str]) -> list[dict]:
-    """Options dicts for ``selectors`` ('all' = the game's declared test configs)."""
+    """Options dicts for ``selectors`` ('all' = the game's declared test configs;
+    'presets' or 'presets:OPTIONS' = every Conventional Preset of the Campaign by name,
+    each with OPTIONS, e.g. ``presets:battles=2,max_turns=40``)."""
     configs: list[dict] = []
     for sel in selectors:
         if sel == "all":
             configs += [dict(c) for c in get_spec(game_name).test_configs]
+        elif sel.split(":", 1)[0] == "presets":
+            configs += preset_configs(game_name, sel.partition(":")[2])
         else:
             configs.append(parse_options(sel))
     return configs
+
+
+def preset_configs(game_name: str, options: str = "") -> list[dict]:
+    """``{"preset": name, **options}`` for every Campaign preset (``campaign.tables``)."""
+    from crusadegym.core.deus_lo_vult.campaign.presets import CAMPAIGN_GAME
+    from crusadegym.core.deus_lo_vult.campaign.tables import PRESETS
+
+    if game_name != CAMPAIGN_GAME:
+        raise ValueError(f"--configs presets: only {CAMPAIGN_GAME} has presets, not {game_name}")
+    return [{"preset": name, **parse_options(options)} for name in PRESETS]
+
+
+def build_game(game_name: str, options: dict) -> Game:
+    """The game of one soak case (``preset=`` builds a Campaign preset by name)."""
+    if "preset" not in options:
+        return make_game(game_name, **options)
+    from crusadegym.core.deus_lo_vult.campaign.presets import game_from_options
+
+    return game_from_options(game_name, options)
 
 
 def resolve_games(names: list[str] | None) -> list[str]:
@@ -585,7 +609,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--configs",
         nargs="+",
         default=["all"],
-        help="'all' (the game's test configs), 'default', or key=value[,key=value] options",
+        help="'all' (the game's test configs), 'default', key=value[,key=value] options "
+        "(preset=kyivan builds a Campaign preset), or 'presets[:OPTIONS]' (every Campaign "
+        "preset)",
     )
     p.add_argument("--n-games", type=int, default=10_000, help="compiled games per config")
     p.add_argument("--checked-games", type=int, default=100, help="checked games per config")
@@ -629,7 +655,7 @@ def run(args: argparse.Namespace) -> list[CaseResult]:
         for g in resolve_games((args.game + args.games) or None)
         for o in resolve_configs(g, args.configs)
     ]
-    games = [(make_game(g, **o), config_name(o)) for g, o in cases]
+    games = [(build_game(g, o), config_name(o)) for g, o in cases]
     total = len(games) * (args.n_games + args.checked_games + args.differential)
     results = []
     with tqdm(total=total, disable=args.no_progress, unit="game", file=sys.stderr) as bar:

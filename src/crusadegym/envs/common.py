@@ -54,42 +54,22 @@ def check_render_mode(mode: str | None) -> str | None:
     return mode
 
 
-CAMPAIGN_GAME = "deus_lo_vult_campaign"
-PRESET_GAMES = ("deus_lo_vult", CAMPAIGN_GAME)
-"""Games whose envs take ``preset=`` (a Conventional Preset of the Campaign by name)."""
-
-
 def build_game(game_name: str, config: dict[str, Any]) -> Game:
     """The core game for ``game_name`` under keyword options ``config``.
 
     ``preset="kyivan"`` (any name of ``campaign.tables.PRESETS``) with ``deus_lo_vult``
     or ``deus_lo_vult_campaign`` builds the Campaign from that Conventional Preset [R
-    Part 2 "Conventional Presets/Builds"] via ``campaign.config.preset_config``; the
-    other options override the preset's. Without ``preset`` the game is ``game_name``
-    under ``config`` (``deus_lo_vult``: the Duel, unchanged).
+    Part 2 "Conventional Presets/Builds"]; the other options override the preset's
+    (``campaign.presets.game_from_options``). Without ``preset`` the game is
+    ``game_name`` under ``config`` (``deus_lo_vult``: the Duel, unchanged).
     """
     if not isinstance(game_name, str):
         raise TypeError(f"game_name must be a str, got {type(game_name).__name__}")
-    if config.get("preset") is not None:
-        return make_game(CAMPAIGN_GAME, campaign_config(game_name, config))
-    config = {k: v for k, v in config.items() if k != "preset"}
-    return make_game(game_name, **config)
+    if "preset" not in config:
+        return make_game(game_name, **config)
+    from crusadegym.core.deus_lo_vult.campaign.presets import game_from_options
 
-
-def campaign_config(game_name: str, config: dict[str, Any]):
-    """The ``CampaignConfig`` of ``preset=`` plus overrides (see :func:`build_game`)."""
-    from crusadegym.core.deus_lo_vult.campaign.config import preset_config
-
-    if game_name not in PRESET_GAMES:
-        raise ValueError(
-            f"preset= names a Deus lo Vult Campaign preset; game {game_name!r} takes none "
-            f"(use one of {PRESET_GAMES})"
-        )
-    options = dict(config)
-    preset = options.pop("preset")
-    if not isinstance(preset, str):
-        raise TypeError(f"preset must be a str, got {type(preset).__name__}")
-    return preset_config(preset, **options)
+    return game_from_options(game_name, config)
 
 
 def legal_action(
@@ -208,7 +188,7 @@ def env_metadata(game: Game) -> dict[str, Any]:
 
 def _campaign_metadata(game: Game) -> dict[str, Any]:
     """A Campaign's preset and the note on its stand-in data (empty for other games)."""
-    if game.name != CAMPAIGN_GAME:
+    if game.name != "deus_lo_vult_campaign":
         return {}
     from crusadegym.core.deus_lo_vult.tables import STAND_IN_NOTE
 
