@@ -35,7 +35,7 @@ from crusadegym.core import Game
 from crusadegym.core.records import save_replay
 
 from .base import select_action
-from .options import make_game_with_players, parse_options
+from .options import make_game_with_players, parse_options, with_preset
 from .registry import make_agent
 from .stats import agent_summary, openskill_ratings, pairwise_scores
 
@@ -287,6 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="parallel games (processes)")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="game option, repeatable (e.g. -o rounds=1)")  # fmt: skip
+    p.add_argument("--preset", default=None, metavar="NAME",
+                   help="a Deus lo Vult Campaign preset by name, e.g. kyivan (the same as "
+                        "-o preset=NAME)")  # fmt: skip
     p.add_argument("--out", default=None, help="directory for results.json and plots")
     p.add_argument("--no-plots", action="store_true")
     p.add_argument("--save-replays", default=None, metavar="DIR",
@@ -322,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             players=args.players,
             seed=args.seed,
             mode=args.mode,
-            options=parse_options(args.option),
+            options=with_preset(parse_options(args.option), args.preset),
             workers=args.workers,
             progress=not args.quiet,
             save_replays=args.save_replays,

@@ -31,7 +31,7 @@ from crusadegym.errors import UserError
 
 from .base import select_action
 from .human import HumanAgent, QuitGame, UndoRequest
-from .options import make_game_with_players, parse_options
+from .options import make_game_with_players, parse_options, with_preset
 from .pretrained import check_pretrained_specs
 from .registry import make_agent
 
@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="game option, repeatable (e.g. -o rounds=1)")  # fmt: skip
+    p.add_argument("--preset", default=None, metavar="NAME",
+                   help="a Deus lo Vult Campaign preset by name, e.g. kyivan (the same as "
+                        "-o preset=NAME)")  # fmt: skip
     p.add_argument("--save-replays", default=None, metavar="DIR",
                    help="directory for one replay file per game (default: "
                         f"{DEFAULT_REPLAY_DIR}/ when a human plays, none otherwise)")  # fmt: skip
@@ -176,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.games < 1:
             raise UserError(f"--games must be >= 1, got {args.games}")
-        game = make_game_with_players(args.game, args.players, parse_options(args.option))
+        options = with_preset(parse_options(args.option), args.preset)
+        game = make_game_with_players(args.game, args.players, options)
         specs = _seat_specs(args, game.num_players)
         check_pretrained_specs(specs, game.name)
         for spec in specs:

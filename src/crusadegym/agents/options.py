@@ -33,16 +33,32 @@ def parse_options(pairs: list[str] | None) -> dict:
     return options
 
 
+def with_preset(options: dict, preset: str | None) -> dict:
+    """``options`` plus ``preset`` from a ``--preset NAME`` flag (None: unchanged)."""
+    if preset is None:
+        return options
+    if options.get("preset", preset) != preset:
+        raise ValueError(f"--preset {preset} and -o preset={options['preset']} disagree")
+    return {**options, "preset": preset}
+
+
 def make_game_with_players(name: str, players: int | None, options: dict) -> Game:
     """``make_game`` that also sets ``players`` when the game's config has that option.
 
     A game with a fixed seat count accepts ``players`` only when it matches.
+    ``preset=NAME`` (Deus lo Vult) builds the Campaign from that Conventional Preset
+    (``campaign.presets.game_from_options``).
     """
     options = dict(options)
     spec = get_spec(name)
     if players is not None and "players" in {f.name for f in fields(spec.config_cls)}:
         options.setdefault("players", players)
-    game = make_game(name, **options)
+    if "preset" in options:  # a Campaign preset by name (``-o preset=kyivan``)
+        from crusadegym.core.deus_lo_vult.campaign.presets import game_from_options
+
+        game = game_from_options(name, options)
+    else:
+        game = make_game(name, **options)
     if players is not None and game.num_players != players:
         raise ValueError(f"{name} is played by {game.num_players} players, not {players}")
     return game

@@ -54,6 +54,7 @@ _MODULES: dict[str, str] = {
     "deus": "crusadegym.agents.heuristics.deus",
     "crusaders": "crusadegym.agents.heuristics.crusaders",
     "deus_lo_vult": "crusadegym.agents.heuristics.deus_lo_vult",
+    "deus_lo_vult_campaign": "crusadegym.agents.heuristics.deus_lo_vult_campaign",
     "tiny_tictactoe": "crusadegym.agents.heuristics.tictactoe",
 }
 _LOADED: dict[str, Heuristic] = {}
