@@ -79,6 +79,7 @@ from .pieces import (
     camp_owner,
     campaign_units,
     free_capacity,
+    is_amenity,
     is_camp_centre,
     is_crusader,
     is_green_cell,
@@ -307,7 +308,9 @@ def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
                 n += 1
         return n
     # a Refugee: moves with an army band (army phase) or a Saracen band
-    if not refugee_movable(state, params, c):
+    if not refugee_movable(state, params, c) and not is_amenity(t):
+        return 0  # Field Amenities may leave a camp [R Part 2 "Disgusting Man"] (Campaign)
+    if params[P_CAMPAIGN] != 0 and not H.may_carry(state, params, t, p):
         return 0
     if army_ok:
         n += add_moves(state, params, c, False, out, first_only, army_bands)

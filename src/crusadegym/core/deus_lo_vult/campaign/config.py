@@ -35,6 +35,7 @@ P_RAIN_SAND = PB_WEATHER + 1
 # river.py / field.py: one on/off slot per amenity, in AMENITY_NAMES order
 P_AMENITY = PB_RIVER + 0  # [len(AMENITY_NAMES)] (spans into the FIELD block's start)
 P_FIELD_OPTS = PB_FIELD + 0  # free slots for field.py options
+P_FIELD_REVEAL = P_FIELD_OPTS + 0  # index in tables.FIELD_REVEALS (field.py)
 # units.py
 P_WAR_ENGINES = PB_UNITS + 0
 P_HERO = PB_UNITS + 1  # [4] hero index per seat, -1 none
@@ -66,7 +67,8 @@ class CampaignConfig(DuelConfig):
     weather: "off", "active" or "passive"; rain_sand adds Rain and Sand Storm [R
     "Weather Mode"]. amenities: names from ``tables.AMENITY_NAMES`` [R "Field / River
     Amenities"]. war_engines [R "War Engines"]. heroes / factions: one per seat, "" for
-    none [R "Heroes"]. deeds, deeds_visible [R "Decks of Deeds"]. preset: the name the
+    none [R "Heroes"]. field_reveal: when a Field Amenity under a City Quarter comes
+    out, ``tables.FIELD_REVEALS`` (field.py). deeds, deeds_visible [R "Decks of Deeds"]. preset: the name the
     config was built from (``preset_config``), for the record.
     """
 
@@ -84,6 +86,7 @@ class CampaignConfig(DuelConfig):
     weather: str = "off"
     rain_sand: bool = False
     amenities: tuple = ()
+    field_reveal: str = "vacated"
     war_engines: bool = False
     heroes: tuple = ()
     factions: tuple = ()
@@ -115,6 +118,7 @@ class CampaignConfig(DuelConfig):
             raise ValueError("jerusalem=True deals all 12 City Quarters at once: rounds must be 1")
         choice("gauntlet", CT.GAUNTLETS)
         choice("weather", CT.WEATHER_MODES)
+        choice("field_reveal", CT.FIELD_REVEALS)
         for flag in (
             "jerusalem",
             "refugee_exchange",
@@ -178,6 +182,7 @@ def make_params(cfg: CampaignConfig) -> np.ndarray:
     p[P_RAIN_SAND] = int(cfg.rain_sand)
     for name in cfg.amenities:
         p[amenity_slot(name)] = 1
+    p[P_FIELD_REVEAL] = CT.FIELD_REVEALS.index(cfg.field_reveal)
     p[P_WAR_ENGINES] = int(cfg.war_engines)
     for seat in range(4):
         hero = cfg.heroes[seat] if seat < len(cfg.heroes) else CT.NO_HERO

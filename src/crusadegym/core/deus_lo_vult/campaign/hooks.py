@@ -22,43 +22,53 @@ hook                     called from
 ``after_move``           ``turns.do_move``, after the move and its Stampede
 ``round_transition``     ``turns.round_transition``, after the new quarters are dealt
 ``deal_quarters``        ``setup.deal_quarters``: True if a module dealt them
+``may_carry``            ``choices.unit_options``: may seat p move a Refugee / Field
+                         Amenity with a band this action
 =======================  ==========================================================
 """
 
 from __future__ import annotations
 
 from ...jit import jit
-from . import battle
+from . import battle, field
+from .field import any_on as field_on
 
 
 @jit
 def begin_turn(state, params, p):
     """Start of seat p's turn [R "Player Turn Memo Card": "Start of the turn"]."""
-    return
+    if field_on(params):
+        field.begin_turn(state, params, p)
 
 
 @jit
 def end_turn(state, params, p):
     """End of seat p's turn [R "Player Turn Memo Card": "End of the turn"]."""
-    return
+    if field_on(params):
+        field.end_turn(state, params, p)
 
 
 @jit
 def classify(state, params, c, d, p, army_ok, code):
     """The STRIKE_* code of a strike from c toward d for seat p, after the modules."""
+    if field_on(params):
+        code = field.classify(state, params, c, d, p, army_ok, code)
     return code
 
 
 @jit
 def combat(state, params, t, u, icon, def_icon, charge, da, dd):
     """(damage to attacker t, damage to defender u) after the modules."""
+    if field_on(params):
+        da, dd = field.combat(state, params, t, u, icon, def_icon, charge, da, dd)
     return da, dd
 
 
 @jit
 def after_strike(state, params, c, tc, p, code, t, u):
     """A strike from c at tc (STRIKE_* ``code``) by token t on token u has been applied."""
-    return
+    if field_on(params):
+        field.after_strike(state, params, c, tc, p, code, t, u)
 
 
 @jit
@@ -70,22 +80,34 @@ def may_move(state, params, t, p):
 @jit
 def may_place(state, params, c, p):
     """May seat p spawn (deploy) or heal a unit on its camp cell c?"""
+    if field_on(params) and not field.may_place(state, params, c, p):
+        return False
     return True
 
 
 @jit
 def after_move(state, params, t, e):
     """Token t has moved to e (its Stampede resolved; t may have been trampled)."""
-    return
+    if field_on(params):
+        field.after_move(state, params, t, e)
 
 
 @jit
 def round_transition(state, params):
     """A new round of the Battle has been set up (quarters dealt, Saracens not yet)."""
-    return
+    if field_on(params):
+        field.round_transition(state, params)
 
 
 @jit
 def deal_quarters(state, params):
     """Deal the City Quarters instead of the Duel; return True if a module did."""
     return battle.deal_jerusalem(state, params)
+
+
+@jit
+def may_carry(state, params, t, p):
+    """May seat p move the Refugee or Field Amenity t with a band this action?"""
+    if field_on(params) and not field.may_carry(state, params, t, p):
+        return False
+    return True

@@ -27,6 +27,9 @@ AMENITIES = (
     ("flagellant", "field", "", ""),  # placed next to a stranded Pilgrim [R "Flagellant"]
 )
 AMENITY_NAMES = tuple(a[0] for a in AMENITIES)
+# When a Field Amenity under a City Quarter comes out (field.py; the rulebook is silent):
+# once the quarter's cell is empty, or at once beside it when the quarter flips.
+FIELD_REVEALS = ("vacated", "flipped")
 RIVER_AMENITIES = tuple(a[0] for a in AMENITIES if a[1] == "river")
 FIELD_AMENITIES = tuple(a[0] for a in AMENITIES if a[1] == "field")
 
