@@ -199,3 +199,104 @@ def test_bad_arguments_are_one_line_errors(argv, capsys, tmp_path):
     assert main([*argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("crusadegym fastppo:") and "\n" not in err
+
+
+# -- PUCT search over the network (crusadegym.training.puct) ------------------------------
+
+
+def test_puct_loads_a_checkpoint_and_plays_legal_moves(tmp_path):
+    from crusadegym.training.puct import PUCTAgent
+
+    learner = FastPPO(tiny_args())
+    path = learner.save(str(tmp_path / "p.zip"))
+    game = make_game("tiny_tictactoe")
+    agent = PUCTAgent(path, simulations=16)
+    state = game.new_state(2)
+    while not game.is_terminal(state):
+        action = select_action(agent, game, state)
+        assert game.legal_mask(state)[action]
+        if len(game.legal_actions(state)) > 1:
+            assert sum(agent.last_visits.values()) == 16
+            assert set(agent.last_visits) == set(game.legal_actions(state).tolist())
+        game.step(state, action)
+
+
+def test_puct_finds_a_winning_move_with_an_untrained_net():
+    """Positions where the mover can win at once: the search's value finds such a move."""
+    from crusadegym.training.puct import PUCTAgent
+
+    game = make_game("tiny_tictactoe")
+    agent = PUCTAgent(build_model(game, "small").policy, simulations=64)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for seed in range(200):
+        state = game.new_state(seed)
+        while not game.is_terminal(state) and checked < 10:
+            seat, legal = game.current_player(state), game.legal_actions(state)
+            wins = []
+            for a in legal:
+                child = state.copy()
+                game.step(child, int(a))
+                if game.is_terminal(child) and game.returns(child)[seat] > 0:
+                    wins.append(int(a))
+            if wins and len(wins) < len(legal):
+                assert agent.act_state(game, state) in wins
+                checked += 1
+            game.step(state, int(rng.choice(legal)))
+    assert checked == 10
+
+
+def _deus_points(n: int):
+    from deus_helpers import game as deus_game
+    from test_deus_hidden import _random_positions
+
+    from crusadegym.core.deus import layout as L
+
+    g = deus_game(max_turns=40)
+    found = []
+    for s in _random_positions(g, 1, 50, every=5):
+        if s[L.PHASE] == L.PH_MAIN and len(g.legal_actions(s)) > 2:
+            found.append(s)
+        if len(found) == n:
+            break
+    return g, found
+
+
+def test_puct_move_ignores_what_its_seat_cannot_see():
+    from test_deus_hidden import resample_hidden
+
+    from crusadegym.training.puct import PUCTAgent
+
+    g, points = _deus_points(4)
+    policy = build_model(g, "small").policy
+    rng = np.random.default_rng(3)
+    assert len(points) == 4
+    for s in points:
+        seat = g.current_player(s)
+        other = resample_hidden(s, seat, 2, rng, vp_and_dice=False)
+        assert not np.array_equal(other, s)
+        a = PUCTAgent(policy, simulations=12, determinizations=3, seed=9)
+        b = PUCTAgent(policy, simulations=12, determinizations=3, seed=9)
+        assert a.act_state(g, s) == b.act_state(g, other)
+        assert a.last_visits == b.last_visits
+
+
+def test_puct_searches_determinized_roots_only(monkeypatch):
+    import crusadegym.training.puct as puct
+
+    g, (s,) = _deus_points(1)
+    seen = []
+    original = puct._Node.__init__
+
+    def spy(self, game_, state):
+        seen.append(state.copy())
+        original(self, game_, state)
+
+    monkeypatch.setattr(puct._Node, "__init__", spy)
+    puct.PUCTAgent(build_model(g, "small").policy, simulations=8, determinizations=4).act_state(
+        g, s)  # fmt: skip
+    seat = g.current_player(s)
+    roots = seen[:4]
+    assert all(not np.array_equal(r, s) for r in roots)
+    assert all(np.array_equal(g.observe(r, seat), g.observe(s, seat)) for r in roots)
+    assert not any(np.array_equal(x, s) for x in seen)  # no node is the true state

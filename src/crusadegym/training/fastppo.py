@@ -427,7 +427,9 @@ class FastPPO:
         from .checkpoint import save_checkpoint
 
         self.model.num_timesteps = self.timesteps
-        info = {"learner": "fastppo", "net": self.args.net, **(extra or {})}
+        a = self.args
+        info = {"learner": "fastppo", "net": a.net, "shaping": a.shaping,
+                "shaping_weight": a.shaping_weight, **(extra or {})}  # fmt: skip
         return save_checkpoint(self.model, path, self.game, info)
 
     def learn(self, out: str | None = None, deadline: float | None = None) -> dict:
