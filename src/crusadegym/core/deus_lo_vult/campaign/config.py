@@ -32,6 +32,7 @@ P_TWO_COINS = PB_BATTLE + 8
 # weather.py
 P_WEATHER = PB_WEATHER + 0
 P_RAIN_SAND = PB_WEATHER + 1
+P_WEATHER_DEAL = PB_WEATHER + 2  # index in tables.WEATHER_DEALS
 # river.py / field.py: one on/off slot per amenity, in AMENITY_NAMES order
 P_AMENITY = PB_RIVER + 0  # [len(AMENITY_NAMES)] (spans into the FIELD block's start)
 P_FIELD_OPTS = PB_FIELD + 0  # free slots for field.py options
@@ -65,7 +66,9 @@ class CampaignConfig(DuelConfig):
     "All 12 City Quarters (Jerusalem mode)"]. gauntlet: one of ``tables.GAUNTLETS``;
     refugee_exchange, penance, two_coins: their optional rules [R "Gauntlet Runs"].
     weather: "off", "active" or "passive"; rain_sand adds Rain and Sand Storm [R
-    "Weather Mode"]. amenities: names from ``tables.AMENITY_NAMES`` [R "Field / River
+    "Weather Mode"]; weather_deal: "round" (a passive card per round of turns) or "turn"
+    (one per turn, the Player Turn Memo).
+    amenities: names from ``tables.AMENITY_NAMES`` [R "Field / River
     Amenities"]. war_engines [R "War Engines"]. heroes / factions: one per seat, "" for
     none [R "Heroes"]. field_reveal: when a Field Amenity under a City Quarter comes
     out, ``tables.FIELD_REVEALS`` (field.py). deeds, deeds_visible [R "Decks of Deeds"]. preset: the name the
@@ -85,6 +88,7 @@ class CampaignConfig(DuelConfig):
     two_coins: bool = False
     weather: str = "off"
     rain_sand: bool = False
+    weather_deal: str = "round"
     amenities: tuple = ()
     field_reveal: str = "vacated"
     war_engines: bool = False
@@ -118,6 +122,11 @@ class CampaignConfig(DuelConfig):
             raise ValueError("jerusalem=True deals all 12 City Quarters at once: rounds must be 1")
         choice("gauntlet", CT.GAUNTLETS)
         choice("weather", CT.WEATHER_MODES)
+        choice("weather_deal", CT.WEATHER_DEALS)
+        if self.rain_sand and self.weather != "passive":
+            raise ValueError(
+                "rain_sand deals Rain and Sand Storm cards: it needs weather='passive'"
+            )
         choice("field_reveal", CT.FIELD_REVEALS)
         for flag in (
             "jerusalem",
@@ -180,6 +189,7 @@ def make_params(cfg: CampaignConfig) -> np.ndarray:
     p[P_TWO_COINS] = int(cfg.two_coins)
     p[P_WEATHER] = CT.WEATHER_MODES.index(cfg.weather)
     p[P_RAIN_SAND] = int(cfg.rain_sand)
+    p[P_WEATHER_DEAL] = CT.WEATHER_DEALS.index(cfg.weather_deal)
     for name in cfg.amenities:
         p[amenity_slot(name)] = 1
     p[P_FIELD_REVEAL] = CT.FIELD_REVEALS.index(cfg.field_reveal)

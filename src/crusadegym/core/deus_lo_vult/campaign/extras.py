@@ -17,32 +17,48 @@ This is above the Duel kernels: it may import ``choices``/``turns``.
 from __future__ import annotations
 
 from ...jit import jit
+from . import river, weather
+from .layout import A_RIVER, A_RIVER_SIZE, A_WEATHER, A_WEATHER_SIZE
 
 
 @jit
 def unit_extras(state, params, c, out, first_only):
     """Mark the Campaign actions of the selection on cell c in ``out``; return the count."""
-    return 0
+    n = 0
+    if river.any_on(params):
+        n += river.unit_extras(state, params, c, out, first_only)
+    return n
 
 
 @jit
 def apply_unit_extra(state, params, c, a):
     """The selection on c does Campaign action a."""
+    if A_RIVER <= a < A_RIVER + A_RIVER_SIZE:
+        river.apply_unit_extra(state, params, c, a)
     return False
 
 
 @jit
 def turn_extras(state, params, out):
     """Mark the Campaign actions open in stage 1 (no selection); return the count."""
-    return 0
+    n = 0
+    if weather.on(params):
+        n += weather.play_options(state, params, out)
+    if river.any_on(params):
+        n += river.turn_extras(state, params, out)
+    return n
 
 
 @jit
 def apply_turn_extra(state, params, a):
     """Apply the stage-1 Campaign action a."""
+    if A_WEATHER <= a < A_WEATHER + A_WEATHER_SIZE:
+        weather.play_card(state, params, a)
+    elif A_RIVER <= a < A_RIVER + A_RIVER_SIZE:
+        river.apply_turn_extra(state, params, a)
     return False
 
 
-ACTION_NAMES: dict[int, str] = {}
+ACTION_NAMES: dict[int, str] = {**weather.ACTION_NAMES, **river.ACTION_NAMES}
 """Campaign action id -> its text in ``action_to_str``/``parse_action`` (each module
 adds its ids: ``"clean latrine"``, ``"deploy trebuchet"``, ...). Names are unique."""

@@ -30,13 +30,17 @@ hook                     called from
 from __future__ import annotations
 
 from ...jit import jit
-from . import battle, field
+from . import battle, field, river, weather
 from .field import any_on as field_on
 
 
 @jit
 def begin_turn(state, params, p):
     """Start of seat p's turn [R "Player Turn Memo Card": "Start of the turn"]."""
+    if weather.on(params):
+        weather.begin_turn(state, params, p)
+    if river.any_on(params):
+        river.begin_turn(state, params, p)
     if field_on(params):
         field.begin_turn(state, params, p)
 
@@ -44,6 +48,8 @@ def begin_turn(state, params, p):
 @jit
 def end_turn(state, params, p):
     """End of seat p's turn [R "Player Turn Memo Card": "End of the turn"]."""
+    if river.any_on(params):
+        river.end_turn(state, params, p)
     if field_on(params):
         field.end_turn(state, params, p)
 
@@ -51,6 +57,10 @@ def end_turn(state, params, p):
 @jit
 def classify(state, params, c, d, p, army_ok, code):
     """The STRIKE_* code of a strike from c toward d for seat p, after the modules."""
+    if weather.on(params):
+        code = weather.classify(state, params, c, d, code)
+    if river.any_on(params):
+        code = river.classify(state, params, c, p, army_ok, code)
     if field_on(params):
         code = field.classify(state, params, c, d, p, army_ok, code)
     return code
@@ -67,6 +77,8 @@ def combat(state, params, t, u, icon, def_icon, charge, da, dd):
 @jit
 def after_strike(state, params, c, tc, p, code, t, u):
     """A strike from c at tc (STRIKE_* ``code``) by token t on token u has been applied."""
+    if river.any_on(params):
+        river.after_strike(state, params)
     if field_on(params):
         field.after_strike(state, params, c, tc, p, code, t, u)
 
@@ -74,6 +86,8 @@ def after_strike(state, params, c, tc, p, code, t, u):
 @jit
 def may_move(state, params, t, p):
     """May seat p's unit t move this action?"""
+    if weather.on(params) and not weather.may_move(state, params, t):
+        return False
     return True
 
 
@@ -88,6 +102,8 @@ def may_place(state, params, c, p):
 @jit
 def after_move(state, params, t, e):
     """Token t has moved to e (its Stampede resolved; t may have been trampled)."""
+    if river.any_on(params):
+        river.after_move(state, params)
     if field_on(params):
         field.after_move(state, params, t, e)
 

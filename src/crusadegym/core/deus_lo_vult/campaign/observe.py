@@ -17,8 +17,9 @@ from ..layout import BOARD
 from ..observe import OBS_SIZE as DUEL_OBS_SIZE
 from ..observe import observe as duel_observe
 from . import battle as B
+from . import river, weather
 from .config import P_COINS_PER_GLORY, P_GLORY_TARGET, P_MAX_BATTLES
-from .layout import N_CPLANES, N_CSCALARS, OS_BATTLE
+from .layout import N_CPLANES, N_CSCALARS, OS_BATTLE, OS_RIVER, OS_WEATHER
 
 NC = T.N_CELLS
 CPLANES0 = DUEL_OBS_SIZE
@@ -43,6 +44,8 @@ def observe(state, params, player, out):
         if t >= 0 and T.TOKEN_KIND[t] >= T.KIND_CAMPAIGN0:
             out[CPLANES0 + (T.TOKEN_KIND[t] - T.KIND_CAMPAIGN0) * NC + c] = 1.0
     battle_scalars(state, params, player, out, CSCALARS0 + OS_BATTLE)
+    weather.observe(state, params, player, out, CSCALARS0 + OS_WEATHER)
+    river.observe(state, params, player, out, CSCALARS0 + OS_RIVER)
 
 
 @jit

@@ -87,3 +87,49 @@ PRESETS: dict[str, dict] = {
         "penance": True,
     },
 }
+
+# ---------------------------------------------------------------- Weather Mode [R]
+# Cards [R "Weather Mode"]: Heat (Calor), Cold (Frigus), Rain (Pluvia), Sand Storm
+# (Procella). Card 0 is "no card in force".
+WEATHER_CARDS = ("none", "heat", "cold", "rain", "sand")
+# Copies in the passive deck [R "choose 4 cards of the Heat (Calor) and 4 cards of the
+# Cold (Frigus)"]; Rain and Sand Storm counts are not printed: STAND-IN [P] 4 each.
+WEATHER_DECK = (("heat", 4), ("cold", 4), ("rain", 4), ("sand", 4))
+WEATHER_DEALS = ("round", "turn")  # our option: when the passive deck deals (see weather.py)
+# Who a card hurts [R "Heat hurts all Knights on red cells. Cold hurts all Pilgrims on
+# blue cells"]. Our reading: "Knights" are the Gold units (Foot Knights, Cavalry [R "The
+# Gold units ... 2 Foot Knights, 2 Cavalry"]) and the Hero tokens that play on their
+# edges; "Pilgrims" the Crusader Pilgrims (Saracens are neither).
+WEATHER_KNIGHT_KINDS = ("foot_knight", "cavalry", "hero_knight", "hero_cavalry")
+WEATHER_PILGRIM_KINDS = ("pilgrim",)
+# Rain "disables the War Machines" [R]: the four War Engines. Sand Storm "makes Archers
+# unable to shoot" [R]: our reading, every archer kind, the Saracen ones too (the storm
+# blinds whoever stands in it), and only their shots (arrow / double-arrow edges).
+WEATHER_ENGINE_KINDS = ("trebuchet", "siege_tower", "greek_fire", "catapult")
+WEATHER_ARCHER_KINDS = ("archer", "saracen_archer", "nubian_archer")
+
+
+def _weather_colours() -> tuple:
+    """STAND-IN [P] board colours for Weather: 'r' red, 'b' blue, '.' neither.
+
+    The rulebook names red and blue cells but prints no board; the board photo
+    (shared/research/deus_lo_vult_components.md §2.1) shows an orange/blue checker
+    (orange where row + col is even, 0-based) with green Saracen / centre / quarter
+    cells. Our reading: the orange cells are the "red" ones; green cells have no
+    weather colour; camp cells neither (the Camp Boards are laid over them).
+    """
+    from ..tables import CAMP_TOPLEFT, QUARTER_SLOTS, SARACEN_CELLS, SIZE
+
+    green = set(int(c) for c in SARACEN_CELLS) | set(int(c) for c in QUARTER_SLOTS)
+    camp = {SIZE * (r0 + r) + c0 + c for r0, c0 in CAMP_TOPLEFT for r in range(3) for c in range(3)}
+    rows = []
+    for r in range(SIZE):
+        row = ""
+        for c in range(SIZE):
+            cell = SIZE * r + c
+            row += "." if cell in green or cell in camp else ("r" if (r + c) % 2 == 0 else "b")
+        rows.append(row)
+    return tuple(rows)
+
+
+WEATHER_CELL_COLOURS = _weather_colours()  # STAND-IN [P]: one string per board row
