@@ -82,6 +82,8 @@ def strike_target(state, params, c, d):
         if icon == ICON_D and params[P_DBL_ADJ] == ON and is_city_token(t):
             return n1, icon
         return -1, icon
+    if params[P_CAMPAIGN] != 0:  # a Campaign module may lengthen the shot
+        return H.ranged_target(state, params, c, d), icon
     n2 = NEIGH[n1, d]
     if n2 < 0 or state[BOARD + n2] < 0:
         return -1, icon

@@ -278,6 +278,8 @@ def apply_unit_action(state, params, c, a):
         # [R "Heal Unit"] "weaken a unit at will, but this won't cost an Action Point"
         cost = ACTION_COST if params[P_WEAKEN_COST] == WEAKEN_PAID else 0
         state[TOK_SIDE + t] = WEAK
+        if params[P_CAMPAIGN] != 0:
+            H.after_weaken(state, params, t, p)
     elif a < PICK0:
         do_deploy(state, params, c, p, a - DEPLOY0)
     else:

@@ -158,6 +158,25 @@ class CampaignConfig(DuelConfig):
                 raise ValueError(f"{name} must list one entry per seat ({self.players}), got {v!r}")
             if any(x != CT.NO_HERO and x not in allowed for x in v):
                 raise ValueError(f"{name} entries must be '' or one of {allowed}, got {v!r}")
+        self._check_heroes()
+
+    def _check_heroes(self) -> None:
+        """[R "Heroes"] "pick up the Hero of their Army only"; Philippe IV "Can be played
+        only if another Player has Jacques de Molay in the game" (units.py)."""
+        armies = {h[0]: h[1] for h in CT.HEROES}
+        for seat, hero in enumerate(self.heroes):
+            if hero == CT.NO_HERO:
+                continue
+            army = self.factions[seat] if seat < len(self.factions) else CT.NO_HERO
+            if army != armies[hero]:
+                raise ValueError(
+                    f"seat {seat}'s hero {hero} belongs to the {armies[hero]} army: set "
+                    f"factions[{seat}]={armies[hero]!r} (got {army!r})"
+                )
+            if hero == "philippe_iv" and "jacques_de_molay" not in self.heroes:
+                raise ValueError(
+                    "philippe_iv can be played only if another seat has jacques_de_molay"
+                )
 
 
 def preset_config(preset: str = "plain", **options: Any) -> CampaignConfig:

@@ -19,6 +19,8 @@ from __future__ import annotations
 from ...jit import jit
 from . import river, weather
 from .layout import A_RIVER, A_RIVER_SIZE, A_WEATHER, A_WEATHER_SIZE
+from . import units, units_actions
+from .layout import A_UNITS, A_UNITS_SIZE
 
 
 @jit
@@ -27,6 +29,8 @@ def unit_extras(state, params, c, out, first_only):
     n = 0
     if river.any_on(params):
         n += river.unit_extras(state, params, c, out, first_only)
+    if units.any_on(params) and not (first_only and n > 0):
+        n += units_actions.unit_extras(state, params, c, out, first_only)
     return n
 
 
@@ -35,6 +39,8 @@ def apply_unit_extra(state, params, c, a):
     """The selection on c does Campaign action a."""
     if A_RIVER <= a < A_RIVER + A_RIVER_SIZE:
         river.apply_unit_extra(state, params, c, a)
+    elif A_UNITS <= a < A_UNITS + A_UNITS_SIZE:
+        units_actions.apply_unit_extra(state, params, c, a)
     return False
 
 
@@ -46,6 +52,8 @@ def turn_extras(state, params, out):
         n += weather.play_options(state, params, out)
     if river.any_on(params):
         n += river.turn_extras(state, params, out)
+    if units.any_on(params):
+        n += units.turn_extras(state, params, out)
     return n
 
 
@@ -56,9 +64,11 @@ def apply_turn_extra(state, params, a):
         weather.play_card(state, params, a)
     elif A_RIVER <= a < A_RIVER + A_RIVER_SIZE:
         river.apply_turn_extra(state, params, a)
+    elif A_UNITS <= a < A_UNITS + A_UNITS_SIZE:
+        units.apply_turn_extra(state, params, a)
     return False
 
 
-ACTION_NAMES: dict[int, str] = {**weather.ACTION_NAMES, **river.ACTION_NAMES}
+ACTION_NAMES: dict[int, str] = {**weather.ACTION_NAMES, **river.ACTION_NAMES, **units.ACTION_NAMES}
 """Campaign action id -> its text in ``action_to_str``/``parse_action`` (each module
 adds its ids: ``"clean latrine"``, ``"deploy trebuchet"``, ...). Names are unique."""

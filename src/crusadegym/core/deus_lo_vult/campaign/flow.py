@@ -18,7 +18,7 @@ from ..config import P_PLAYERS
 from ..layout import OVER, RNG, SCORE, TRUNC
 from ..setup import init as duel_init
 from . import battle as B
-from . import field, river, weather
+from . import field, river, units, weather
 from .config import P_BATTLES, P_COINS_PER_GLORY, P_GLORY_TARGET, P_MAX_BATTLES
 from .layout import CAMPAIGN_STATE_SIZE, CB_BATTLE
 
@@ -42,6 +42,8 @@ def start_modules(state, params):
     weather.start_battle(state, params)
     river.start_battle(state, params)
     field.start_battle(state, params)
+    if units.any_on(params):
+        units.start_battle(state, params)
 
 
 @jit

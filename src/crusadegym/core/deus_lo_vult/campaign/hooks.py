@@ -24,6 +24,9 @@ hook                     called from
 ``deal_quarters``        ``setup.deal_quarters``: True if a module dealt them
 ``may_carry``            ``choices.unit_options``: may seat p move a Refugee / Field
                          Amenity with a band this action
+``ranged_target``        ``combat.strike_target``: the cell an arrow from c toward d
+                         hits (the Duel's 2 clear steps unless a module says more)
+``after_weaken``         ``turns.apply_unit_action``, after seat p weakened its unit t
 =======================  ==========================================================
 """
 
@@ -32,6 +35,7 @@ from __future__ import annotations
 from ...jit import jit
 from . import battle, field, river, weather
 from .field import any_on as field_on
+from . import units
 
 
 @jit
@@ -43,6 +47,8 @@ def begin_turn(state, params, p):
         river.begin_turn(state, params, p)
     if field_on(params):
         field.begin_turn(state, params, p)
+    if units.any_on(params):
+        units.begin_turn(state, params, p)
 
 
 @jit
@@ -52,6 +58,8 @@ def end_turn(state, params, p):
         river.end_turn(state, params, p)
     if field_on(params):
         field.end_turn(state, params, p)
+    if units.any_on(params):
+        units.end_turn(state, params, p)
 
 
 @jit
@@ -63,6 +71,8 @@ def classify(state, params, c, d, p, army_ok, code):
         code = river.classify(state, params, c, p, army_ok, code)
     if field_on(params):
         code = field.classify(state, params, c, d, p, army_ok, code)
+    if units.any_on(params):
+        code = units.classify(state, params, c, d, p, army_ok, code)
     return code
 
 
@@ -71,6 +81,8 @@ def combat(state, params, t, u, icon, def_icon, charge, da, dd):
     """(damage to attacker t, damage to defender u) after the modules."""
     if field_on(params):
         da, dd = field.combat(state, params, t, u, icon, def_icon, charge, da, dd)
+    if units.any_on(params):
+        da, dd = units.combat(state, params, t, u, icon, def_icon, charge, da, dd)
     return da, dd
 
 
@@ -81,12 +93,16 @@ def after_strike(state, params, c, tc, p, code, t, u):
         river.after_strike(state, params)
     if field_on(params):
         field.after_strike(state, params, c, tc, p, code, t, u)
+    if units.any_on(params):
+        units.after_strike(state, params, c, tc, p, code, t, u)
 
 
 @jit
 def may_move(state, params, t, p):
     """May seat p's unit t move this action?"""
     if weather.on(params) and not weather.may_move(state, params, t):
+        return False
+    if units.any_on(params) and not units.may_move(state, params, t, p):
         return False
     return True
 
@@ -95,6 +111,8 @@ def may_move(state, params, t, p):
 def may_place(state, params, c, p):
     """May seat p spawn (deploy) or heal a unit on its camp cell c?"""
     if field_on(params) and not field.may_place(state, params, c, p):
+        return False
+    if units.any_on(params) and not units.may_place(state, params, c, p):
         return False
     return True
 
@@ -106,6 +124,8 @@ def after_move(state, params, t, e):
         river.after_move(state, params)
     if field_on(params):
         field.after_move(state, params, t, e)
+    if units.any_on(params):
+        units.after_move(state, params, t, e)
 
 
 @jit
@@ -127,3 +147,20 @@ def may_carry(state, params, t, p):
     if field_on(params) and not field.may_carry(state, params, t, p):
         return False
     return True
+
+
+@jit
+def ranged_target(state, params, c, d):
+    """The cell the arrow of the token on c toward d hits (its first neighbour is empty):
+    the first token within the reach (Duel: exactly 2 clear steps), or -1."""
+    reach = units.DUEL_REACH
+    if units.any_on(params):
+        reach = units.ranged_reach(state, params, c)
+    return units.far_target(state, c, d, reach)
+
+
+@jit
+def after_weaken(state, params, t, p):
+    """Seat p has weakened its own unit t (WEAKEN: "tapped intentionally")."""
+    if units.any_on(params):
+        units.after_weaken(state, params, t, p)

@@ -17,6 +17,8 @@ from ..layout import BOARD
 from ..observe import OBS_SIZE as DUEL_OBS_SIZE
 from ..observe import observe as duel_observe
 from . import battle as B
+from . import units
+from .layout import OS_UNITS
 from . import river, weather
 from .config import P_COINS_PER_GLORY, P_GLORY_TARGET, P_MAX_BATTLES
 from .layout import N_CPLANES, N_CSCALARS, OS_BATTLE, OS_RIVER, OS_WEATHER
@@ -44,6 +46,8 @@ def observe(state, params, player, out):
         if t >= 0 and T.TOKEN_KIND[t] >= T.KIND_CAMPAIGN0:
             out[CPLANES0 + (T.TOKEN_KIND[t] - T.KIND_CAMPAIGN0) * NC + c] = 1.0
     battle_scalars(state, params, player, out, CSCALARS0 + OS_BATTLE)
+    if units.any_on(params):
+        units.observe(state, params, player, out, CSCALARS0 + OS_UNITS)
     weather.observe(state, params, player, out, CSCALARS0 + OS_WEATHER)
     river.observe(state, params, player, out, CSCALARS0 + OS_RIVER)
 
