@@ -25,6 +25,8 @@ from crusadegym.benchmarks.probe import (  # noqa: E402
     probe_mask,
 )
 from crusadegym.benchmarks.throughput import main  # noqa: E402
+from crusadegym.core.drivers import mask_buffer, pick_legal  # noqa: E402
+from crusadegym.core.rng import pick_uniform, stream  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +87,20 @@ def test_probe_mask_counts_the_free_steps() -> None:
     assert probe_mask(state, mask) == 11 + 2
     assert mask[12 * 4 + 1] and mask[12 * 4 + 2] and mask[5 * 4 + 2]
     assert not mask[0 * 4 + 1] and not mask[0 * 4 + 2] and not mask[5 * 4 + 1]
+
+
+def test_driver_sampler_picks_what_pick_uniform_picks() -> None:
+    # the soak replays a driver slot with pick_uniform: both must choose the same entry
+    rng = np.random.default_rng(0)
+    for n_actions in (1, 7, 8, 9, 175, 576):
+        for density in (0.02, 0.3, 1.0):
+            mask, words = mask_buffer(n_actions)
+            mask[:] = rng.random(n_actions) < density
+            mask[rng.integers(n_actions)] = rng.integers(1, 256)  # any nonzero is legal
+            n = int(np.count_nonzero(mask))
+            a, b = stream(n_actions), stream(n_actions)
+            for _ in range(50):
+                assert pick_legal(words, n, a) == pick_uniform(mask, n, b)
 
 
 def test_startup_and_memory(bench: dict) -> None:

@@ -11,7 +11,7 @@ batched driver:
   :func:`crusadegym.core.drivers.random_playouts`;
 * per step: **scan** a 144x4 mask (each cell x each direction: "the mover's piece on
   this cell may step into the empty neighbour"), count it, **sample** one legal entry
-  with :func:`crusadegym.core.rng.pick_uniform` (the driver's sampler) and **apply**
+  with :func:`crusadegym.core.drivers.pick_legal` (the driver's sampler) and **apply**
   it (move the piece, pass the turn); a game restarts after ``GAME_LENGTH`` steps
   (about a random Duel's length).
 
@@ -28,8 +28,9 @@ import time
 
 import numpy as np
 
+from crusadegym.core.drivers import mask_buffer, pick_legal
 from crusadegym.core.jit import get_threads, kjit, pjit, prange, set_threads
-from crusadegym.core.rng import next_u64, pick_uniform, stream
+from crusadegym.core.rng import next_u64, stream
 
 SIZE = 12
 N_CELLS = SIZE * SIZE
@@ -100,7 +101,7 @@ def probe_playouts(states, seeds, n_steps):
     steps = np.zeros(B, np.int64)
     finished = np.zeros(B, np.int64)
     for i in prange(B):
-        mask = np.zeros(N_PROBE_ACTIONS, np.uint8)
+        mask, words = mask_buffer(N_PROBE_ACTIONS)
         rng_state = stream(seeds[i])
         for _ in range(n_steps):
             if states[i, STEP] >= GAME_LENGTH:
@@ -111,7 +112,7 @@ def probe_playouts(states, seeds, n_steps):
                 states[i, CUR] = 1 - states[i, CUR]
                 states[i, STEP] += 1
             else:
-                probe_step(states[i], pick_uniform(mask, n, rng_state))
+                probe_step(states[i], pick_legal(words, n, rng_state))
             steps[i] += 1
     return steps, finished
 

@@ -16,7 +16,8 @@ positions it runs on, over the corpus size).
 Rows: the legal mask by stage (pick phase, stage 1 = no unit selected, stage 2 = a unit
 selected) and, inside it, the two band labellings of stage 1; ``step`` by action kind
 (selection, move, strike, ...; a step that ends the turn carries its end-of-turn work);
-the stampede scan (each placement runs it at least once); the driver's sampler
+the stampede scan of the cells a placement can affect (each placement runs it once
+before, and looks for new victims once after); the driver's sampler
 (RNG + the second pass over the mask); and, for comparison only, ``observe`` (random
 playouts do not observe). The total is compared with the batched driver measured on
 the same machine (``random_playouts`` at B=1 and B=1024, one thread); the difference
@@ -37,9 +38,15 @@ from crusadegym.core import make_game
 from crusadegym.core.deus_lo_vult import actions as A
 from crusadegym.core.deus_lo_vult.layout import PH_PICK, PHASE, SEL
 from crusadegym.core.deus_lo_vult.observe import observe
-from crusadegym.core.deus_lo_vult.rules import label_bands, legal_mask, stampede_scan, step
+from crusadegym.core.deus_lo_vult.rules import (
+    label_bands,
+    legal_mask,
+    stampede_scan_near,
+    step,
+)
+from crusadegym.core.drivers import pick_legal
 from crusadegym.core.jit import get_threads, kjit, set_threads
-from crusadegym.core.rng import pick_uniform, stream
+from crusadegym.core.rng import stream
 
 from .batch import new_batch, playouts
 
@@ -135,10 +142,12 @@ def _loop_bands(states, idx, bands):
 
 
 @kjit
-def _loop_stampede(states, idx, params, out):
+def _loop_stampede(states, acts, idx, params, out):
     s = 0
-    for i in idx:
-        s += stampede_scan(states[i], params, out)
+    for i in idx:  # a move lifts from the selected cell; a deploy or spawn only puts
+        c, a = states[i, SEL], acts[i]
+        src, dst = (c, a) if a < A.STRIKE0 else (-1, c)
+        s += stampede_scan_near(states[i], params, src, dst, out)
     return s
 
 
@@ -152,11 +161,11 @@ def _loop_observe(states, idx, params, obs):
 
 
 @kjit
-def _loop_sample(masks, counts, idx, seed):
+def _loop_sample(words, counts, idx, seed):
     rng_state = stream(seed)
     s = 0
     for i in idx:
-        s += pick_uniform(masks[i], counts[i], rng_state)
+        s += pick_legal(words[i], counts[i], rng_state)
     return s
 
 
@@ -191,8 +200,10 @@ def _profile(game, n_games: int, min_seconds: float, seed: int) -> dict:
     scratch = np.empty(states.shape[1], np.int32)
     rewards = np.zeros(game.num_players, np.float32)
     mask = np.zeros(N_ACTIONS, np.uint8)
-    masks = np.zeros((n, N_ACTIONS), np.uint8)
-    counts = np.array([legal_mask(states[i], params, masks[i]) for i in range(n)], np.int64)
+    masks = np.zeros((n, (N_ACTIONS + 7) // 8 * 8), np.uint8)  # padded as mask_buffer's
+    counts = np.array(
+        [legal_mask(states[i], params, masks[i, :N_ACTIONS]) for i in range(n)], np.int64
+    )
     rows: list[dict] = []
 
     def row(group: str, what: str, idx: np.ndarray, seconds_per_pass: float) -> None:
@@ -226,11 +237,13 @@ def _profile(game, n_games: int, min_seconds: float, seed: int) -> dict:
             row("step", name, idx, max(t - copy * len(idx), 0.0))
     placing = np.flatnonzero((cats == 3) | (cats == 7) | (cats == 8))
     out = np.empty(145, np.int64)
-    row("  inside step", "stampede_scan (once per placement)", placing,
-        _time(_loop_stampede, states, placing, params, out, min_seconds=min_seconds))  # fmt: skip
+    row("  inside step", "stampede_scan_near (before each placement)", placing,
+        _time(_loop_stampede, states, acts, placing, params, out,
+              min_seconds=min_seconds))  # fmt: skip
     every = np.arange(n)
-    row("sample", "pick_uniform (RNG + second mask pass)", every,
-        _time(_loop_sample, masks, counts, every, 1, min_seconds=min_seconds))  # fmt: skip
+    row("sample", "pick_legal (RNG + second mask pass)", every,
+        _time(_loop_sample, masks.view(np.uint64), counts, every, 1,
+              min_seconds=min_seconds))  # fmt: skip
     obs = np.zeros(game.obs_size, np.float32)
     row("not in playouts", "observe (for comparison)", every,
         _time(_loop_observe, states, every, params, obs, min_seconds=min_seconds))  # fmt: skip
