@@ -204,6 +204,10 @@ def render_state(game: Game, state: np.ndarray, mode: str | None) -> str | np.nd
 
         return render_rgb(game, state)
     text = game.render(state)
+    if game.name == "deus_lo_vult_campaign":  # a status line above the notation
+        from .render_dlv import campaign_status
+
+        text = campaign_status(game, state) + "\n" + text
     if mode == "human":
         print(text)
         return None

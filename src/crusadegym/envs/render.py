@@ -23,6 +23,7 @@ from crusadegym.core import Game
 
 DRAWERS: dict[str, Callable[[Game, np.ndarray], Image.Image] | str] = {
     "deus_lo_vult": "crusadegym.envs.render_dlv:draw",
+    "deus_lo_vult_campaign": "crusadegym.envs.render_dlv:draw",
     "deus": "crusadegym.envs.render_deus:draw",
     "crusaders": "crusadegym.envs.render_crusaders:draw",
 }

@@ -27,6 +27,7 @@ SEAT_COLOURS = ((196, 48, 43), (40, 90, 180), (212, 160, 23), (128, 60, 160))
 SARACEN_COLOUR = (25, 110, 75)
 QUARTER_COLOUR = (176, 132, 84)
 REFUGEE_COLOUR = (150, 150, 150)
+AMENITY_COLOUR = (120, 84, 140)  # Field Amenity tokens of the Campaign
 FLOOR = (236, 226, 200)
 GREEN_CELL = (150, 196, 120)
 SLOT_CELL = (112, 168, 96)
@@ -63,6 +64,8 @@ def cell_tokens(game: Game, state: np.ndarray) -> list[TokenView | None]:
         edges = tuple(int(T.KIND_EDGES[kind, side, (d - face) % 4]) for d in range(4))
         if owner == T.OWNER_QUARTER:
             label = ("R" if side else "Q") + str(kind - T.KIND_QUARTER0)
+        elif owner == T.OWNER_AMENITY:  # as in the notation: mct, mdg, ...
+            label = "m" + T.KIND_LETTERS[kind]
         else:
             label = T.KIND_LETTERS[kind]
         out.append(
@@ -78,8 +81,31 @@ def cell_tokens(game: Game, state: np.ndarray) -> list[TokenView | None]:
     return out
 
 
+def campaign_status(game: Game, state: np.ndarray) -> str:
+    """One line on a Campaign [R Part 2 "Campaign Mode"]: preset, Battle, Glory, coins
+    carried into the next Battle ("" for a Duel)."""
+    if game.name != "deus_lo_vult_campaign":
+        return ""
+    from crusadegym.core.deus_lo_vult.campaign import battle as B
+    from crusadegym.core.deus_lo_vult.campaign.config import P_BATTLES, P_GLORY_TARGET
+
+    n = game.num_players
+    battles, target = int(game.params[P_BATTLES]), int(game.params[P_GLORY_TARGET])
+    fought = int(state[B.C_BATTLE])
+    now = fought if state[B.C_OVER] else fought + 1
+    goal = f"/{battles}" if battles else f" (to {target} Glory)"
+    glory = "-".join(str(int(g)) for g in state[B.C_GLORY : B.C_GLORY + n])
+    line = f"Campaign {game.config.preset}: Battle {now}{goal}  Glory {glory}"
+    carry = state[B.C_CARRY : B.C_CARRY + n]
+    if carry.any():
+        line += "  carried " + "-".join(str(int(c)) for c in carry)
+    if state[B.C_OVER]:
+        line += "  (over)"
+    return line
+
+
 def _status(game: Game, state: np.ndarray) -> tuple[str, str]:
-    """Two header lines, taken from the notation's header."""
+    """Two header lines, taken from the notation's header (and a Campaign's status)."""
     head = game.render(state).splitlines()[0]
     fields = dict(item.partition("=")[::2] for item in head.split())
     line1 = (
@@ -87,6 +113,10 @@ def _status(game: Game, state: np.ndarray) -> tuple[str, str]:
         f"{fields.get('ap')} AP"
     )
     line2 = f"round {fields.get('round')}  turn {fields.get('turn')}  score {fields.get('score')}"
+    campaign = campaign_status(game, state)
+    if campaign:
+        line1 = line1.replace("Deus lo Vult", "Deus lo Vult Campaign", 1)
+        line2 = campaign + "  |  " + line2
     if "selected" in fields:
         line2 += f"  selected {fields['selected']}"
     if "purgatory" in fields:
@@ -155,6 +185,8 @@ def _token_colour(view: TokenView) -> tuple[int, int, int]:
         return SEAT_COLOURS[view.owner]
     if view.owner == T.OWNER_SARACEN:
         return SARACEN_COLOUR
+    if view.owner == T.OWNER_AMENITY:
+        return AMENITY_COLOUR
     return REFUGEE_COLOUR if view.weak else QUARTER_COLOUR
 
 
@@ -182,7 +214,7 @@ def _draw_token(draw: ImageDraw.ImageDraw, box, view: TokenView, fonts) -> None:
         (cx, cy),
         view.label,
         fill="white",
-        font=fonts[1],
+        font=fonts[1] if len(view.label) <= 2 else fonts[0],
         anchor="mm",
         stroke_width=2,
         stroke_fill=INK,
