@@ -12,6 +12,7 @@ import numpy as np
 
 from ..jit import jit
 from . import tables as T
+from .campaign.battle import C_COIN_BALANCE
 from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_CAMPAIGN, P_PLAYERS, P_SARACEN_CAP
 from .layout import (
     AP,
@@ -156,6 +157,8 @@ def violation(state, params):
     secured = 0
     for p in range(players):
         secured += state[SCORE + p]
+    if params[P_CAMPAIGN] != 0:  # coins paid/tithed/carried (campaign/battle.py)
+        dealt -= state[C_COIN_BALANCE]
     if held + loose + secured != dealt:
         return BAD_CONSERVATION
     if state[OVER] == 0 and held + loose != state[ROUND_LEFT]:

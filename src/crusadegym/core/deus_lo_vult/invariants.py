@@ -13,6 +13,7 @@ import numpy as np
 
 from . import layout as L
 from . import tables as T
+from .campaign.battle import C_COIN_BALANCE
 from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_CAMPAIGN, P_PLAYERS, P_SARACEN_CAP
 
 
@@ -82,7 +83,8 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
         errors.append("negative loose coins")
     held = sum(int(state[L.TOK_COINS + t]) for t in range(T.N_TOKENS) if loc[t] >= 0)
     secured = int(state[L.SCORE : L.SCORE + players].sum())
-    if held + int(ground.sum()) + secured != total:
+    banked = int(state[C_COIN_BALANCE]) if params[P_CAMPAIGN] != 0 else 0  # campaign/battle.py
+    if held + int(ground.sum()) + secured + banked != total:
         errors.append(
             f"coins not conserved: held {held} + loose {int(ground.sum())} + secured {secured}"
             f" != dealt {total}"

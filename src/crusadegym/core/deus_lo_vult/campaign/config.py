@@ -29,6 +29,7 @@ P_GAUNTLET = PB_BATTLE + 5
 P_REFUGEE_EXCHANGE = PB_BATTLE + 6
 P_PENANCE = PB_BATTLE + 7
 P_TWO_COINS = PB_BATTLE + 8
+P_REFUGEE_GLORY = PB_BATTLE + 9  # Refugees Welcome! gives Glory (off: the exchange only)
 # weather.py
 P_WEATHER = PB_WEATHER + 0
 P_RAIN_SAND = PB_WEATHER + 1
@@ -44,6 +45,8 @@ P_FACTION = PB_UNITS + 5  # [4] faction index per seat, -1 none
 # deeds.py
 P_DEEDS = PB_DEEDS + 0
 P_DEEDS_VISIBLE = PB_DEEDS + 1
+P_DEED_SWAP_PRICE = PB_DEEDS + 2  # coins to drop a Deed and draw another
+P_COMMON_DEED = PB_DEEDS + 3  # a common Quest each Battle
 
 assert P_AMENITY + len(CT.AMENITY_NAMES) <= PB_FIELD + 4
 GAUNTLET_NONE, GAUNTLET_REFUGEES, GAUNTLET_HOLIER, GAUNTLET_FONS = range(len(CT.GAUNTLETS))
@@ -71,7 +74,7 @@ class CampaignConfig(DuelConfig):
     amenities: names from ``tables.AMENITY_NAMES`` [R "Field / River
     Amenities"]. war_engines [R "War Engines"]. heroes / factions: one per seat, "" for
     none [R "Heroes"]. field_reveal: when a Field Amenity under a City Quarter comes
-    out, ``tables.FIELD_REVEALS`` (field.py). deeds, deeds_visible [R "Decks of Deeds"]. preset: the name the
+    out, ``tables.FIELD_REVEALS`` (field.py). deeds, deeds_visible [R "Decks of Deeds"]; deed_swap_price: 1 [R "Quest Overall Rules"] or 3 [R "How to Play"] coins to drop a Deed for another; common_deed: a common Quest each Battle [R "Steps of Starting the Battle"]; refugee_glory: False plays Refugees Welcome! as the coin exchange only [R "only without Glory Points if you have the Deck of Deed"]. preset: the name the
     config was built from (``preset_config``), for the record.
     """
 
@@ -96,6 +99,9 @@ class CampaignConfig(DuelConfig):
     factions: tuple = ()
     deeds: bool = False
     deeds_visible: bool = False
+    refugee_glory: bool = True
+    deed_swap_price: int = 1
+    common_deed: bool = True
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -122,12 +128,12 @@ class CampaignConfig(DuelConfig):
             raise ValueError("jerusalem=True deals all 12 City Quarters at once: rounds must be 1")
         choice("gauntlet", CT.GAUNTLETS)
         choice("weather", CT.WEATHER_MODES)
+        choice("field_reveal", CT.FIELD_REVEALS)
         choice("weather_deal", CT.WEATHER_DEALS)
         if self.rain_sand and self.weather != "passive":
             raise ValueError(
                 "rain_sand deals Rain and Sand Storm cards: it needs weather='passive'"
             )
-        choice("field_reveal", CT.FIELD_REVEALS)
         for flag in (
             "jerusalem",
             "refugee_exchange",
@@ -137,6 +143,8 @@ class CampaignConfig(DuelConfig):
             "war_engines",
             "deeds",
             "deeds_visible",
+            "refugee_glory",
+            "common_deed",
         ):
             if not isinstance(getattr(self, flag), bool):
                 raise ValueError(f"{flag} must be a bool, got {getattr(self, flag)!r}")
@@ -150,6 +158,16 @@ class CampaignConfig(DuelConfig):
             raise ValueError(f"amenities lists a name twice: {self.amenities!r}")
         if self.penance and self.gauntlet != "holier_than_thou":
             raise ValueError("penance is the optional mode of gauntlet='holier_than_thou'")
+        if self.deed_swap_price not in (1, 3) or isinstance(self.deed_swap_price, bool):
+            raise ValueError(
+                "deed_swap_price must be 1 (Quest Overall Rules) or 3 (How to Play), "
+                f"got {self.deed_swap_price!r}"
+            )
+        if not self.refugee_glory and not (self.deeds and self.refugee_exchange):
+            raise ValueError(
+                "refugee_glory=False plays the coin exchange without Glory: it needs "
+                "refugee_exchange=True and deeds=True"
+            )
         if self.refugee_exchange and self.gauntlet != "refugees_welcome":
             raise ValueError("refugee_exchange is an option of gauntlet='refugees_welcome'")
         for name, allowed in (("heroes", CT.HERO_NAMES), ("factions", CT.FACTIONS)):
@@ -220,4 +238,7 @@ def make_params(cfg: CampaignConfig) -> np.ndarray:
         p[P_FACTION + seat] = CT.FACTIONS.index(faction) if faction else -1
     p[P_DEEDS] = int(cfg.deeds)
     p[P_DEEDS_VISIBLE] = int(cfg.deeds_visible)
+    p[P_REFUGEE_GLORY] = int(cfg.refugee_glory)
+    p[P_DEED_SWAP_PRICE] = cfg.deed_swap_price
+    p[P_COMMON_DEED] = int(cfg.common_deed)
     return p

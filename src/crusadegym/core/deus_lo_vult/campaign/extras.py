@@ -21,6 +21,8 @@ from . import river, weather
 from .layout import A_RIVER, A_RIVER_SIZE, A_WEATHER, A_WEATHER_SIZE
 from . import units, units_actions
 from .layout import A_UNITS, A_UNITS_SIZE
+from . import deeds, gauntlets
+from .layout import A_BATTLE, A_BATTLE_SIZE, A_DEEDS, A_DEEDS_SIZE
 
 
 @jit
@@ -31,6 +33,8 @@ def unit_extras(state, params, c, out, first_only):
         n += river.unit_extras(state, params, c, out, first_only)
     if units.any_on(params) and not (first_only and n > 0):
         n += units_actions.unit_extras(state, params, c, out, first_only)
+    if gauntlets.on(params) and not (first_only and n > 0):
+        n += gauntlets.unit_options(state, params, c, out, first_only)
     return n
 
 
@@ -41,6 +45,8 @@ def apply_unit_extra(state, params, c, a):
         river.apply_unit_extra(state, params, c, a)
     elif A_UNITS <= a < A_UNITS + A_UNITS_SIZE:
         units_actions.apply_unit_extra(state, params, c, a)
+    elif A_BATTLE <= a < A_BATTLE + A_BATTLE_SIZE:
+        return gauntlets.apply_unit(state, params, c, a)
     return False
 
 
@@ -54,6 +60,10 @@ def turn_extras(state, params, out):
         n += river.turn_extras(state, params, out)
     if units.any_on(params):
         n += units.turn_extras(state, params, out)
+    if gauntlets.on(params):
+        n += gauntlets.turn_options(state, params, out)
+    if deeds.on(params):
+        n += deeds.turn_options(state, params, out)
     return n
 
 
@@ -66,9 +76,13 @@ def apply_turn_extra(state, params, a):
         river.apply_turn_extra(state, params, a)
     elif A_UNITS <= a < A_UNITS + A_UNITS_SIZE:
         units.apply_turn_extra(state, params, a)
+    elif A_BATTLE <= a < A_BATTLE + A_BATTLE_SIZE:
+        gauntlets.apply_turn(state, params, a)
+    elif A_DEEDS <= a < A_DEEDS + A_DEEDS_SIZE:
+        deeds.apply_turn(state, params, a)
     return False
 
 
-ACTION_NAMES: dict[int, str] = {**weather.ACTION_NAMES, **river.ACTION_NAMES, **units.ACTION_NAMES}
+ACTION_NAMES: dict[int, str] = {**weather.ACTION_NAMES, **river.ACTION_NAMES, **units.ACTION_NAMES, **gauntlets.ACTION_NAMES, **deeds.ACTION_NAMES}
 """Campaign action id -> its text in ``action_to_str``/``parse_action`` (each module
 adds its ids: ``"clean latrine"``, ``"deploy trebuchet"``, ...). Names are unique."""

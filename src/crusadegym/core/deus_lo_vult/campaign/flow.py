@@ -18,7 +18,7 @@ from ..config import P_PLAYERS
 from ..layout import OVER, RNG, SCORE, TRUNC
 from ..setup import init as duel_init
 from . import battle as B
-from . import field, river, units, weather
+from . import deeds, field, gauntlets, river, units, weather
 from .config import P_BATTLES, P_COINS_PER_GLORY, P_GLORY_TARGET, P_MAX_BATTLES
 from .layout import CAMPAIGN_STATE_SIZE, CB_BATTLE
 
@@ -30,33 +30,59 @@ WIN, LOSS, DRAW = 1.0, -1.0, 0.0
 def campaign_init(state, params, seed):
     """A new Campaign: the first Battle's Duel set-up, then the Campaign block."""
     duel_init(state, params, seed)  # zeroes the whole state, Campaign block included
+    gauntlets.new_campaign(state)
+    deeds.new_campaign(state)
     start_modules(state, params)
 
 
 @jit
 def start_modules(state, params):
-    """Each module's set-up for a new Battle (after the Duel part is set up)."""
+    """Each module's set-up for a new Battle (after the Duel part is set up). The coins
+    carried over start as the seat's secured coins (the coin balance keeps the Duel's
+    conservation count exact: they were not dealt in this Battle)."""
     players = params[P_PLAYERS]
+    state[B.C_COIN_BALANCE] = 0
     for p in range(players):
         state[SCORE + p] = state[B.C_CARRY + p]
-    weather.start_battle(state, params)
-    river.start_battle(state, params)
+        state[B.C_COIN_BALANCE] -= state[B.C_CARRY + p]
+    if gauntlets.on(params):
+        gauntlets.start_battle(state, params)
+    if deeds.on(params):
+        deeds.start_battle(state, params)
     field.start_battle(state, params)
     if units.any_on(params):
         units.start_battle(state, params)
+    weather.start_battle(state, params)
+    river.start_battle(state, params)
 
 
 @jit
 def score_battle(state, params):
-    """Glory at the end of a Battle [R "Glory points ... calculated with a sum of"]."""
+    """Glory at the end of a Battle [R "Glory points ... calculated with a sum of"]:
+    "Glory points that you bought at the end of each Battle (5 coins = 1 Glory Point)"
+    (after the Refugees Welcome! coin exchange), "Glory points received from the
+    Gauntlet Runs", "Each completed Deed". The coins left after buying are carried into
+    the next Battle (our reading of "Players gain Coins and spend them in an endless
+    cycle"); ``SCORE`` itself is left as the Battle ended."""
     players = params[P_PLAYERS]
     rate = params[P_COINS_PER_GLORY]
+    purse = np.zeros(4, np.int64)
+    g_glory = np.zeros(4, np.int64)
+    d_glory = np.zeros(4, np.int64)
     for p in range(players):
-        coins = state[SCORE + p]
+        purse[p] = state[SCORE + p]
+    if gauntlets.on(params):
+        gauntlets.score(state, params, purse, g_glory)
+    if deeds.on(params):
+        deeds.score(state, params, d_glory)
+    for p in range(players):
+        coins = purse[p]
         state[B.C_LAST_SCORE + p] = coins
-        glory = coins // rate
-        state[B.C_LAST_GLORY + p] = glory
-        state[B.C_CARRY + p] = coins - glory * rate
+        bought = coins // rate
+        state[B.C_CARRY + p] = coins - bought * rate
+        state[B.C_GAUNTLET_GLORY + p] = g_glory[p]
+        state[B.C_DEED_GLORY + p] = d_glory[p]
+        state[B.C_LAST_GLORY + p] = bought + g_glory[p] + d_glory[p]
     for p in range(players):
         state[B.C_GLORY + p] += state[B.C_LAST_GLORY + p]
 

@@ -24,7 +24,7 @@ from ..turns import end_turn, round_transition
 from ..turns import step as duel_step
 from . import battle as B
 from . import extras as X
-from . import flow, observe
+from . import determinize, flow, observe
 from .config import P_MAX_BATTLES, CampaignConfig, make_params
 from .layout import CAMPAIGN_STATE_SIZE, N_CAMPAIGN_ACTIONS, N_DUEL_ACTIONS
 
@@ -154,7 +154,9 @@ SPEC = GameSpec(
     parse_action=parse_action,
     render_ansi=render,
     stand_in_data=True,
-    hidden_information=False,
+    hidden_information=True,
+    determinize=determinize.determinize,
+    render_view=determinize.render_view,
     description="Deus lo Vult Campaign Rules 2.0 (Hiatus Games): Battles, Glory, Gauntlet "
     "Runs, Weather, Amenities, War Engines, Heroes, Deeds. " + T.STAND_IN_NOTE,
     max_players=4,

@@ -36,6 +36,7 @@ from ...jit import jit
 from . import battle, field, river, weather
 from .field import any_on as field_on
 from . import units
+from . import deeds, gauntlets
 
 
 @jit
@@ -49,6 +50,8 @@ def begin_turn(state, params, p):
         field.begin_turn(state, params, p)
     if units.any_on(params):
         units.begin_turn(state, params, p)
+    if deeds.on(params):
+        deeds.begin_turn(state, params, p)
 
 
 @jit
@@ -60,6 +63,8 @@ def end_turn(state, params, p):
         field.end_turn(state, params, p)
     if units.any_on(params):
         units.end_turn(state, params, p)
+    if deeds.on(params):
+        deeds.end_turn(state, params, p)
 
 
 @jit
@@ -83,6 +88,8 @@ def combat(state, params, t, u, icon, def_icon, charge, da, dd):
         da, dd = field.combat(state, params, t, u, icon, def_icon, charge, da, dd)
     if units.any_on(params):
         da, dd = units.combat(state, params, t, u, icon, def_icon, charge, da, dd)
+    if deeds.on(params):
+        da, dd = deeds.combat(state, params, t, u, icon, def_icon, da, dd)
     return da, dd
 
 
@@ -95,6 +102,10 @@ def after_strike(state, params, c, tc, p, code, t, u):
         field.after_strike(state, params, c, tc, p, code, t, u)
     if units.any_on(params):
         units.after_strike(state, params, c, tc, p, code, t, u)
+    if gauntlets.on(params):
+        gauntlets.after_strike(state, params, c, tc, t, u)
+    if deeds.on(params):
+        deeds.after_strike(state, params, c, tc, p, code, t, u)
 
 
 @jit

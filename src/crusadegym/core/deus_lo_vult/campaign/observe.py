@@ -19,6 +19,8 @@ from ..observe import observe as duel_observe
 from . import battle as B
 from . import units
 from .layout import OS_UNITS
+from . import deeds, gauntlets
+from .layout import OS_DEEDS
 from . import river, weather
 from .config import P_COINS_PER_GLORY, P_GLORY_TARGET, P_MAX_BATTLES
 from .layout import N_CPLANES, N_CSCALARS, OS_BATTLE, OS_RIVER, OS_WEATHER
@@ -34,6 +36,7 @@ SB_BATTLE = 0  # Battles finished / max_battles
 SB_GLORY = 1  # [4] Glory per relative seat
 SB_LAST_GLORY = 5  # [4]
 SB_CARRY = 9  # [4] coins carried, / coins per Glory
+SB_GAUNTLET = 13  # gauntlets.observe's scalars (gauntlets.N_OBS)
 
 
 @jit
@@ -46,6 +49,10 @@ def observe(state, params, player, out):
         if t >= 0 and T.TOKEN_KIND[t] >= T.KIND_CAMPAIGN0:
             out[CPLANES0 + (T.TOKEN_KIND[t] - T.KIND_CAMPAIGN0) * NC + c] = 1.0
     battle_scalars(state, params, player, out, CSCALARS0 + OS_BATTLE)
+    if gauntlets.on(params):
+        gauntlets.observe(state, params, player, out, CSCALARS0 + OS_BATTLE + SB_GAUNTLET)
+    if deeds.on(params):
+        deeds.observe(state, params, player, out, CSCALARS0 + OS_DEEDS)
     if units.any_on(params):
         units.observe(state, params, player, out, CSCALARS0 + OS_UNITS)
     weather.observe(state, params, player, out, CSCALARS0 + OS_WEATHER)
