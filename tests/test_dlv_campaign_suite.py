@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 from campaign_helpers import position
 
-from crusadegym.core import make_game
 from crusadegym.core.deus_lo_vult.campaign.config import CampaignConfig, preset_config
 from crusadegym.core.deus_lo_vult.campaign.presets import game_from_options
 from crusadegym.core.deus_lo_vult.campaign.tables import PRESETS
