@@ -426,15 +426,26 @@ def combat(state, params, t, u, icon, def_icon, charge, da, dd):
 # ------------------------------------------------------------------ after events
 @jit
 def mark_acted(state, t):
+    """Barbarossa (token t) has acted this turn, and was on the board for it."""
     if t >= 0 and hero_of(state, t) == BARBAROSSA:
         state[U_ACTED + TOKEN_OWNER[t]] = 1
+        mark_seen(state, t)
+
+
+@jit
+def mark_seen(state, t):
+    """Barbarossa (token t) was on the board: a later Purgatory is his death."""
+    if t >= 0 and hero_of(state, t) == BARBAROSSA:
+        state[U_ON_BOARD + TOKEN_OWNER[t]] = 1
 
 
 @jit
 def after_strike(state, params, c, tc, p, code, t, u):
     mark_acted(state, t)
     if u < 0:
+        heroes_check(state, params)
         return
+    mark_seen(state, u)
     h = hero_of(state, u)
     if h == EL_CID:
         cid_wounded(state, params, u, tc)

@@ -60,6 +60,7 @@ def apply_unit_extra(state, params, c, a):
         state[TOK_MOVED + u] = 0
     if A_DEPLOY0 <= a < A_DEPLOY0 + NK:
         do_deploy(state, params, c, state[CUR], KC0 + a - A_DEPLOY0)
+        units.mark_seen(state, state[BOARD + c])
         if state[PHASE] != PH_DEPLOY:
             state[AP] -= 1
     elif a < A_DEPLOY0 + A_UNITS_USED:
