@@ -6,10 +6,10 @@ j1..l3 (centre k2) and seat 2 j10..l12 (centre k11); with two seats seat 1 j10..
 
 from __future__ import annotations
 
+import conformance as kit
 import numpy as np
 import pytest
 from campaign_helpers import field, game, legal, play, position, random_games
-import conformance as kit
 
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
@@ -201,9 +201,7 @@ def test_withdraw_needs_the_stash_side_up_one_coin_per_move():
 
 
 def test_withdraw_a_coin_back():
-    g, s = position(
-        {"e5": "mhs", "e6": "0P"}, campaign="campaign capitularius=2,0,0,0", **HOLIER
-    )
+    g, s = position({"e5": "mhs", "e6": "0P"}, campaign="campaign capitularius=2,0,0,0", **HOLIER)
     play(g, s, "cell e6", "flip stash", "cell e6", "withdraw tithe")
     assert field(s, "capitularius")[:2] == [1, 0]
     assert s[L.TOK_COINS + s[L.BOARD + 5 * 12 + 4]] == 1
