@@ -855,8 +855,8 @@ def observe(state, params, player, out, o):
                 out[o + r] = 1.0
             if t < 0 or state[TOK_LOC + t] == LOC_PURGATORY or state[TOK_LOC + t] == LOC_OFF:
                 out[o + 4 + r] = 1.0
-        out[o + 8 + r] = float(state[U_BALDWIN_USED + p] != 0)
-        out[o + 12 + r] = float(state[U_CAPTIVE + p] != 0)
-        out[o + 16 + r] = float(state[U_CID_DEAD + p] != 0)
+        out[o + 8 + r] = 1.0 if state[U_BALDWIN_USED + p] != 0 else 0.0
+        out[o + 12 + r] = 1.0 if state[U_CAPTIVE + p] != 0 else 0.0
+        out[o + 16 + r] = 1.0 if state[U_CID_DEAD + p] != 0 else 0.0
     if engineer_on(params):
-        out[o + 20] = float(not engineer_sober(state))
+        out[o + 20] = 0.0 if engineer_sober(state) else 1.0
