@@ -74,8 +74,12 @@ class CampaignConfig(DuelConfig):
     amenities: names from ``tables.AMENITY_NAMES`` [R "Field / River
     Amenities"]. war_engines [R "War Engines"]. heroes / factions: one per seat, "" for
     none [R "Heroes"]. field_reveal: when a Field Amenity under a City Quarter comes
-    out, ``tables.FIELD_REVEALS`` (field.py). deeds, deeds_visible [R "Decks of Deeds"]; deed_swap_price: 1 [R "Quest Overall Rules"] or 3 [R "How to Play"] coins to drop a Deed for another; common_deed: a common Quest each Battle [R "Steps of Starting the Battle"]; refugee_glory: False plays Refugees Welcome! as the coin exchange only [R "only without Glory Points if you have the Deck of Deed"]. preset: the name the
-    config was built from (``preset_config``), for the record.
+    out, ``tables.FIELD_REVEALS`` (field.py). deeds, deeds_visible [R "Decks of
+    Deeds"]; deed_swap_price: 1 [R "Quest Overall Rules"] or 3 [R "How to Play"] coins to
+    drop a Deed for another; common_deed: a common Quest each Battle [R "Steps of
+    Starting the Battle"]; refugee_glory: False plays Refugees Welcome! as the coin
+    exchange only [R "only without Glory Points if you have the Deck of Deed"]. preset:
+    the name the config was built from (``preset_config``), for the record.
     """
 
     deployment: str = "campaign"  # [R] "Campaign: no pre-deployed Units in Camps"
