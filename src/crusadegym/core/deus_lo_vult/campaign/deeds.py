@@ -376,3 +376,27 @@ def observe(state, params, player, out, o):
     if state[D_COMMON] >= 0:
         out[o + 8] = (state[D_COMMON] + 1) / scale
     out[o + 9] = 1.0 if state[D_COMMON_DONE] >= 0 else 0.0
+
+
+def check(state: np.ndarray, params: np.ndarray) -> list[str]:
+    """The Deeds slots' invariants (plain Python, for ``invariants.check_campaign``)."""
+    if params[P_DEEDS] == 0:
+        return []
+    errors = []
+    players = int(params[P_PLAYERS])
+    full = (1 << N_CARDS) - 1
+    for p in range(players):
+        if not -1 <= state[D_CARD + p] < N_CARDS:
+            errors.append(f"seat {p} holds Deed {int(state[D_CARD + p])} (deck of {N_CARDS})")
+        if state[D_PUBLIC + p] and state[D_CARD + p] < 0:
+            errors.append(f"seat {p}: a public Deed but no card")
+        for name, off in (("rewards", D_REWARDS), ("pending", D_PENDING), ("scourge", D_SCOURGE)):
+            if state[off + p] & ~full:
+                errors.append(f"seat {p}: Deed {name} mask {int(state[off + p])} out of the deck")
+        if state[D_SCOURGE + p] & (state[D_SCOURGE + p] - 1):
+            errors.append(f"seat {p}: more than one scourge at once")
+        if state[D_GLORY + p] < 0:
+            errors.append(f"seat {p}: negative Deed Glory")
+    if not -1 <= state[D_COMMON] < N_CARDS or not -1 <= state[D_COMMON_DONE] < players:
+        errors.append("common Quest slots out of range")
+    return errors

@@ -409,3 +409,21 @@ def observe(state, params, player, out, o):
 
 
 N_OBS = 17  # scalars written by observe()
+
+
+def check(state: np.ndarray, params: np.ndarray) -> list[str]:
+    """The Gauntlet slots' invariants (plain Python, for ``invariants.check_campaign``)."""
+    errors = []
+    players = int(params[P_PLAYERS])
+    for name, off in (("tally", G_COUNT), ("capitularius", G_CAPIT), ("indulgence", G_INDULGENCE)):
+        for p in range(4):
+            if state[off + p] < 0:
+                errors.append(f"gauntlet {name} of seat {p} is negative: {int(state[off + p])}")
+            if p >= players and off != G_COUNT and state[off + p] != 0:
+                errors.append(f"gauntlet {name} of absent seat {p} is {int(state[off + p])}")
+    for name, off in (("knights", G_KNIGHTS), ("tithe_winner", G_TITHE_WINNER)):
+        if not -1 <= state[off] < players:
+            errors.append(f"gauntlet {name} seat {int(state[off])} out of range")
+    if params[P_GAUNTLET] != GAUNTLET_HOLIER and int(state[G_CAPIT : G_CAPIT + 4].sum()):
+        errors.append("coins on Capitularius cards without Holier Than Thou")
+    return errors
