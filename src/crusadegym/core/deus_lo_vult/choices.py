@@ -239,8 +239,9 @@ def crusader_options(state, params, c, out, first_only, army_bands):
         if nb < 0:
             continue
         if coins > 0 and give_ok(state, params, c, nb, p):
-            out[GIVE0 + d] = 1
-            n += 1
+            if params[P_CAMPAIGN] == 0 or H.may_give(state, params, c, nb, p):
+                out[GIVE0 + d] = 1
+                n += 1
         if free_capacity(state, t) > 0 and state[BOARD + nb] < 0 and state[GROUND + nb] > 0:
             out[TAKE0 + d] = 1
             n += 1
@@ -369,7 +370,7 @@ def legal_mask(state, params, out):
             # fit does not depend on the cell, only a chivalrous stampede check does
             if not deployable or camp_owner(params, c) != p or is_camp_centre(params, c):
                 continue
-            if not polite:
+            if not polite and params[P_CAMPAIGN] == 0:  # (Campaign: hooks.may_place below)
                 out[c] = 1
                 n += 1
                 continue

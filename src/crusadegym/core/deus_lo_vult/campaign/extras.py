@@ -17,18 +17,29 @@ This is above the Duel kernels: it may import ``choices``/``turns``.
 from __future__ import annotations
 
 from ...jit import jit
-from . import river, weather
-from .layout import A_RIVER, A_RIVER_SIZE, A_WEATHER, A_WEATHER_SIZE
-from . import units, units_actions
-from .layout import A_UNITS, A_UNITS_SIZE
-from . import deeds, gauntlets
-from .layout import A_BATTLE, A_BATTLE_SIZE, A_DEEDS, A_DEEDS_SIZE
+from . import deeds, field, field_actions, gauntlets, river, units, units_actions, weather
+from .layout import (
+    A_BATTLE,
+    A_BATTLE_SIZE,
+    A_DEEDS,
+    A_DEEDS_SIZE,
+    A_FIELD,
+    A_FIELD_SIZE,
+    A_RIVER,
+    A_RIVER_SIZE,
+    A_UNITS,
+    A_UNITS_SIZE,
+    A_WEATHER,
+    A_WEATHER_SIZE,
+)
 
 
 @jit
 def unit_extras(state, params, c, out, first_only):
     """Mark the Campaign actions of the selection on cell c in ``out``; return the count."""
     n = 0
+    if field.any_on(params):
+        n += field_actions.unit_extras(state, params, c, out, first_only)
     if river.any_on(params):
         n += river.unit_extras(state, params, c, out, first_only)
     if units.any_on(params) and not (first_only and n > 0):
@@ -41,6 +52,8 @@ def unit_extras(state, params, c, out, first_only):
 @jit
 def apply_unit_extra(state, params, c, a):
     """The selection on c does Campaign action a."""
+    if A_FIELD <= a < A_FIELD + A_FIELD_SIZE:
+        field_actions.apply_unit_extra(state, params, c, a)
     if A_RIVER <= a < A_RIVER + A_RIVER_SIZE:
         river.apply_unit_extra(state, params, c, a)
     elif A_UNITS <= a < A_UNITS + A_UNITS_SIZE:
@@ -54,6 +67,8 @@ def apply_unit_extra(state, params, c, a):
 def turn_extras(state, params, out):
     """Mark the Campaign actions open in stage 1 (no selection); return the count."""
     n = 0
+    if field.any_on(params):
+        n += field_actions.turn_extras(state, params, out)
     if weather.on(params):
         n += weather.play_options(state, params, out)
     if river.any_on(params):
@@ -70,6 +85,8 @@ def turn_extras(state, params, out):
 @jit
 def apply_turn_extra(state, params, a):
     """Apply the stage-1 Campaign action a."""
+    if A_FIELD <= a < A_FIELD + A_FIELD_SIZE:
+        field_actions.apply_turn_extra(state, params, a)
     if A_WEATHER <= a < A_WEATHER + A_WEATHER_SIZE:
         weather.play_card(state, params, a)
     elif A_RIVER <= a < A_RIVER + A_RIVER_SIZE:
@@ -83,6 +100,13 @@ def apply_turn_extra(state, params, a):
     return False
 
 
-ACTION_NAMES: dict[int, str] = {**weather.ACTION_NAMES, **river.ACTION_NAMES, **units.ACTION_NAMES, **gauntlets.ACTION_NAMES, **deeds.ACTION_NAMES}
+ACTION_NAMES: dict[int, str] = {
+    **field_actions.ACTION_NAMES,
+    **weather.ACTION_NAMES,
+    **river.ACTION_NAMES,
+    **units.ACTION_NAMES,
+    **gauntlets.ACTION_NAMES,
+    **deeds.ACTION_NAMES,
+}
 """Campaign action id -> its text in ``action_to_str``/``parse_action`` (each module
 adds its ids: ``"clean latrine"``, ``"deploy trebuchet"``, ...). Names are unique."""

@@ -329,6 +329,9 @@ def round_transition(state, params):
     ended round come out there; the new quarters get theirs."""
     for i in range(NA):
         c = state[F_CELL + i]
+        if i == FLAGELLANT:  # its followers went back to the reserve: the cortege ends
+            state[F_CELL + i] = NOWHERE
+            continue
         if c < 0:
             c = state[F_UNDER + i]  # its Refugee was discarded with the round
         if c >= 0 and state[TOK_LOC + T.AMENITY_TOKEN0 + i] < 0:
@@ -415,9 +418,104 @@ def gallows_hanged(state):
 
 
 # ------------------------------------------------------------------ Flagellant cortege
+PILGRIM_KIND = T.KIND_NAMES.index("pilgrim")
+
+
 @jit
 def in_cortege(state, t):
+    """Is token t a follower of the Flagellant [R "these Units become a Flagellant
+    Cortege"]?"""
     return t >= 0 and (state[F_FLAGS + t] & FLAG_CORTEGE) != 0
+
+
+@jit
+def alone(state, params, c, p):
+    """Does seat p's unit on c stand "alone, without Band" [R "Flagellant"]: no band
+    member of p (its Crusaders, Refugees, amenities) orthogonally next to it? Our
+    reading: a Pilgrim in a camp is never stranded."""
+    if in_camp_of(params, c) >= 0:
+        return False
+    for d in range(4):
+        n = NEIGH[c, d]
+        if n < 0:
+            continue
+        u = state[BOARD + n]
+        if u < 0:
+            continue
+        if (is_crusader(u) and TOKEN_OWNER[u] == p) or is_refugee(state, u) or is_amenity(u):
+            return False
+    return True
+
+
+@jit
+def cortege_sweep(state, params):
+    """Followers leave only by death; every Pilgrim the Cortege adjoins joins it [R "When
+    Flagellant Cortege adjoins any Pilgrim, this Pilgrim becomes part of the Cortege"];
+    the Flagellant leaves the board when all followers are dead [R "Take the Flagellant
+    off the board if all his followers got murdered"]."""
+    flag = T.AMENITY_TOKEN0 + FLAGELLANT
+    followers = 0
+    for t in range(T.N_TOKENS):
+        if state[F_FLAGS + t] & FLAG_CORTEGE:
+            if state[TOK_LOC + t] < 0:
+                state[F_FLAGS + t] &= ~FLAG_CORTEGE
+            else:
+                followers += 1
+    if state[TOK_LOC + flag] < 0:
+        return
+    grew = True
+    while grew:
+        grew = False
+        for c in range(NC):
+            u = state[BOARD + c]
+            if u < 0 or not (u == flag or in_cortege(state, u)):
+                continue
+            for d in range(4):
+                n = NEIGH[c, d]
+                if n < 0:
+                    continue
+                v = state[BOARD + n]
+                if v >= 0 and is_crusader(v) and T.TOKEN_KIND[v] == PILGRIM_KIND:
+                    if not in_cortege(state, v):
+                        state[F_FLAGS + v] |= FLAG_CORTEGE
+                        followers += 1
+                        grew = True
+    if followers == 0:
+        state[BOARD + state[TOK_LOC + flag]] = -1
+        state[TOK_LOC + flag] = LOC_OFF
+        state[F_CELL + FLAGELLANT] = NOWHERE
+
+
+@jit
+def flagellant_end_turn(state, params, p):
+    """[R "Flagellant"]: "Whenever you finish your Turn with your Pilgrim Unit alone,
+    without Band, put the Flagellant token adjacent to it." One token: our reading, it
+    is placed only while it is off the board (first such Pilgrim in cell order, on the
+    first free cell N E S W of it)."""
+    flag = T.AMENITY_TOKEN0 + FLAGELLANT
+    if state[TOK_LOC + flag] >= 0:
+        return
+    for c in range(NC):
+        u = state[BOARD + c]
+        if u < 0 or not is_crusader(u) or TOKEN_OWNER[u] != p:
+            continue
+        if T.TOKEN_KIND[u] != PILGRIM_KIND or not alone(state, params, c, p):
+            continue
+        for d in range(4):
+            n = NEIGH[c, d]
+            if n >= 0 and free_cell(state, params, n):
+                place_token(state, flag, n, T.N)
+                state[F_CELL + FLAGELLANT] = n
+                state[F_FLAGS + u] |= FLAG_CORTEGE
+                cortege_sweep(state, params)
+                return
+
+
+@jit
+def may_give(state, params, c, nb, p):
+    """A cortege follower "can't pass Coins" [R "Flagellant"]: no GIVE to another unit
+    (dropping a Coin or securing it in the camp centre is not passing: our reading)."""
+    return not (in_cortege(state, state[BOARD + c]) and state[BOARD + nb] >= 0)
 
 
 # ------------------------------------------------------------------ hooks
@@ -498,11 +596,16 @@ def end_turn(state, params, p):
     reveal(state, params)
     if amenity_on(params, CAT) and p < params[P_PLAYERS]:
         rats_end_turn(state, params, p)
+    if amenity_on(params, FLAGELLANT):
+        cortege_sweep(state, params)
+        flagellant_end_turn(state, params, p)
 
 
 @jit
 def after_move(state, params, t, e):
     reveal(state, params)
+    if amenity_on(params, FLAGELLANT):
+        cortege_sweep(state, params)
 
 
 @jit
@@ -515,9 +618,73 @@ def after_strike(state, params, c, tc, p, code, t, u):
             kill(state, t)
         state[TOK_SIDE + T.AMENITY_TOKEN0 + GALLOWS] = GALLOWS_HANGED
     reveal(state, params)
+    if amenity_on(params, FLAGELLANT):
+        cortege_sweep(state, params)
 
 
 @jit
 def may_carry(state, params, t, p):
-    """May seat p move the Refugee / Field Amenity t with a band this action?"""
+    """May seat p move the Refugee / Field Amenity t with a band this action? [R "Dog"]:
+    "The Dog can not be stolen when in defensive mode; you must kill all adjoined Units
+    to repossess it": a defensive Dog next to another seat's Crusader stays put for p."""
+    if t != T.AMENITY_TOKEN0 + DOG or state[TOK_SIDE + t] != DOG_DEFENSIVE:
+        return True
+    c = state[TOK_LOC + t]
+    for d in range(4):
+        n = NEIGH[c, d]
+        if n < 0:
+            continue
+        u = state[BOARD + n]
+        if u >= 0 and is_crusader(u) and TOKEN_OWNER[u] != p:
+            return False
     return True
+
+
+# ------------------------------------------------------------------ observation
+# Scalars at ``layout.OS_FIELD`` (all public: the Rati card lies next to the camp, the
+# pairings and the tokens' sides are on the table).
+SF_RATS = 0  # [4] Rati card per relative seat
+SF_DOG_OFFENSIVE = 4
+SF_GALLOWS_HANGED = 5
+SF_HIDDEN = 6  # [8] amenity kind still hidden under its quarter
+SF_CORTEGE = 14  # followers of the Flagellant on the board / 8
+CORTEGE_SCALE = 8.0
+
+
+@jit
+def observe(state, params, player, out, o):
+    """Fill the Field Amenities' scalars for seat ``player`` (values in [0, 1])."""
+    players = params[P_PLAYERS]
+    for p in range(players):
+        r = (p - player + players) % players
+        out[o + SF_RATS + r] = 1.0 if rats(state, params, p) else 0.0
+    if cell_of(state, DOG) >= 0 and state[TOK_SIDE + T.AMENITY_TOKEN0 + DOG] == DOG_OFFENSIVE:
+        out[o + SF_DOG_OFFENSIVE] = 1.0
+    out[o + SF_GALLOWS_HANGED] = 1.0 if gallows_hanged(state) else 0.0
+    followers = 0
+    for i in range(NA):
+        out[o + SF_HIDDEN + i] = 1.0 if state[F_UNDER + i] >= 0 else 0.0
+    for t in range(T.N_TOKENS):
+        if in_cortege(state, t) and state[TOK_LOC + t] >= 0:
+            followers += 1
+    out[o + SF_CORTEGE] = min(followers / CORTEGE_SCALE, 1.0)
+
+
+# ------------------------------------------------------------------ invariants
+def check_field(state: np.ndarray, params: np.ndarray) -> list[str]:
+    """Every violated Field Amenity invariant as a readable string (for the soak)."""
+    errors: list[str] = []
+    for i in range(NA):
+        name = T.AMENITY_KINDS[i][0]
+        loc = int(state[TOK_LOC + T.AMENITY_TOKEN0 + i])
+        under = int(state[F_UNDER + i])
+        if not amenity_on(params, i) and i != DONKEY and (loc >= 0 or under >= 0):
+            errors.append(f"{name} is in play but not switched on")
+        if under >= 0 and loc != LOC_OFF:
+            errors.append(f"{name} is both hidden under cell {under} and at {loc}")
+        if under >= NC:
+            errors.append(f"{name} hidden under cell {under} off the board")
+    for p in range(int(params[P_PLAYERS]), 4):
+        if state[F_RATS + p]:
+            errors.append(f"absent seat {p} has the Rati card")
+    return errors

@@ -24,6 +24,7 @@ hook                     called from
 ``deal_quarters``        ``setup.deal_quarters``: True if a module dealt them
 ``may_carry``            ``choices.unit_options``: may seat p move a Refugee / Field
                          Amenity with a band this action
+``may_give``             ``choices.crusader_options``: may a Crusader GIVE toward nb
 ``ranged_target``        ``combat.strike_target``: the cell an arrow from c toward d
                          hits (the Duel's 2 clear steps unless a module says more)
 ``after_weaken``         ``turns.apply_unit_action``, after seat p weakened its unit t
@@ -33,10 +34,8 @@ hook                     called from
 from __future__ import annotations
 
 from ...jit import jit
-from . import battle, field, river, weather
+from . import battle, deeds, field, gauntlets, river, units, weather
 from .field import any_on as field_on
-from . import units
-from . import deeds, gauntlets
 
 
 @jit
@@ -150,6 +149,14 @@ def round_transition(state, params):
 def deal_quarters(state, params):
     """Deal the City Quarters instead of the Duel; return True if a module did."""
     return battle.deal_jerusalem(state, params)
+
+
+@jit
+def may_give(state, params, c, nb, p):
+    """May seat p's Crusader on c GIVE a coin toward nb (the Duel allows it)?"""
+    if field_on(params) and not field.may_give(state, params, c, nb, p):
+        return False
+    return True
 
 
 @jit

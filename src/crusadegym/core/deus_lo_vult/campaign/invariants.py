@@ -6,7 +6,7 @@ import numpy as np
 
 from ..config import P_PLAYERS
 from . import battle as B
-from . import deeds, gauntlets
+from . import deeds, field, gauntlets
 from .config import P_MAX_BATTLES
 
 
@@ -23,6 +23,7 @@ def check_campaign(state: np.ndarray, params: np.ndarray) -> list[str]:
             errors.append(f"seat {p} carries {int(state[B.C_CARRY + p])} coins")
     if state[B.C_OVER] and not state[B.C_BATTLE]:
         errors.append("campaign over before any Battle ended")
+    errors += field.check_field(state, params)
     errors += gauntlets.check(state, params)
     errors += deeds.check(state, params)
     return errors

@@ -17,13 +17,18 @@ from ..layout import BOARD
 from ..observe import OBS_SIZE as DUEL_OBS_SIZE
 from ..observe import observe as duel_observe
 from . import battle as B
-from . import units
-from .layout import OS_UNITS
-from . import deeds, gauntlets
-from .layout import OS_DEEDS
-from . import river, weather
+from . import deeds, field, gauntlets, river, units, weather
 from .config import P_COINS_PER_GLORY, P_GLORY_TARGET, P_MAX_BATTLES
-from .layout import N_CPLANES, N_CSCALARS, OS_BATTLE, OS_RIVER, OS_WEATHER
+from .layout import (
+    N_CPLANES,
+    N_CSCALARS,
+    OS_BATTLE,
+    OS_DEEDS,
+    OS_FIELD,
+    OS_RIVER,
+    OS_UNITS,
+    OS_WEATHER,
+)
 
 NC = T.N_CELLS
 CPLANES0 = DUEL_OBS_SIZE
@@ -57,6 +62,8 @@ def observe(state, params, player, out):
         units.observe(state, params, player, out, CSCALARS0 + OS_UNITS)
     weather.observe(state, params, player, out, CSCALARS0 + OS_WEATHER)
     river.observe(state, params, player, out, CSCALARS0 + OS_RIVER)
+    if field.any_on(params):
+        field.observe(state, params, player, out, CSCALARS0 + OS_FIELD)
 
 
 @jit
