@@ -290,6 +290,28 @@ def test_eleanor_wounded_by_another_player_goes_to_the_french():
     assert at(s, "e6") == "hero_knight side=1 coins=0"
 
 
+def test_eleanor_without_a_french_army_moves_to_the_army_on_the_left():
+    """[R] "If there are is no Regnum Francorum Army in the game, Eleanor moves to the
+    Army on the left" (the next seat in play order: our reading)."""
+    opts = heroes("", "eleanor_of_aquitaine", "", ANGEVIN)
+    g, s = position({"e5": "sfv", "e6": "1Y", "e7": "1P"}, **opts)
+    play(g, s, "cell e5", "strike S")
+    t = token(s, "e6")
+    assert T.TOKEN_OWNER[t] == 0 and U.hero_of(s, t) == U.ELEANOR
+
+
+def test_heroes_without_a_printed_rule_play_as_their_base_token():
+    """Pierre l'Ermite, Saladin, Jacques de Molay: no game rule is printed."""
+    g = game(**heroes("saladin", "pierre_l_ermite", "inshallah", "popular_crusade"))
+    s = g.new_state(seed=1)
+    assert loc(s, campaign_token(0, "hero_knight")) == L.LOC_RESERVE
+    assert U.hero_of(s, campaign_token(1, "hero_knight")) == U.HERO_INDEX["pierre_l_ermite"]
+    g, s = position({}, **heroes("saladin", "", "inshallah"))
+    to_reserve(s, 0, "hero_knight")
+    play(g, s, "cell a1")
+    assert legal(g, s) >= {"deploy hero_knight", "deploy foot_knight"}
+
+
 def test_olivier_wounded_intentionally_passes_to_the_templars():
     """[R "Olivier"] "When wounded intentionally, he passes to the Templar faction"."""
     opts = heroes("olivier_lo_templier", "jacques_de_molay", CASTILE, TEMPLAR)
@@ -401,7 +423,20 @@ RANDOM_CONFIGS = (
 )
 
 
-@pytest.mark.parametrize("options", RANDOM_CONFIGS)
+RANDOM_CONFIGS_4P = (
+    {
+        "players": 4,
+        "war_engines": True,
+        "amenities": ("engineer", "pillory"),
+        "heroes": ("baldwin_iv", "eleanor_of_aquitaine", "friedrich_barbarossa", "louis_ix"),
+        "factions": (OUTREMER, ANGEVIN, HRE, FR),
+        "max_turns": 16,
+        "battles": 2,
+    },
+)
+
+
+@pytest.mark.parametrize("options", RANDOM_CONFIGS + RANDOM_CONFIGS_4P)
 def test_random_campaigns_keep_invariants(options):
     g = game(**options)
     finals = random_games(g, 4, seed=5)
