@@ -23,8 +23,8 @@ from ..setup import advance_setup
 from ..turns import end_turn, round_transition
 from ..turns import step as duel_step
 from . import battle as B
-from . import extras as X
 from . import determinize, flow, observe
+from . import extras as X
 from .config import P_MAX_BATTLES, CampaignConfig, make_params
 from .layout import CAMPAIGN_STATE_SIZE, N_CAMPAIGN_ACTIONS, N_DUEL_ACTIONS
 
@@ -158,7 +158,8 @@ SPEC = GameSpec(
     determinize=determinize.determinize,
     render_view=determinize.render_view,
     description="Deus lo Vult Campaign Rules 2.0 (Hiatus Games): Battles, Glory, Gauntlet "
-    "Runs, Weather, Amenities, War Engines, Heroes, Deeds. " + T.STAND_IN_NOTE,
+    "Runs, Weather, Amenities, War Engines, Heroes, Deeds. The Deck of Deeds is a STAND-IN "
+    "(deeds.DECK: 10 cards of our own; the rulebook prints none). " + T.STAND_IN_NOTE,
     max_players=4,
     test_configs=(
         {"players": 2, "max_turns": 12, "battles": 2},

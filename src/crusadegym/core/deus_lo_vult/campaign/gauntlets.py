@@ -27,6 +27,8 @@ from ..layout import (
     CUR,
     LOC_OFF,
     LOC_RESERVE,
+    PH_ARMY,
+    PHASE,
     PURG,
     ROUND_LEFT,
     TOK_COINS,
@@ -298,7 +300,7 @@ def next_to_stash(state, c):
 @jit
 def unit_options(state, params, c, out, first_only):
     """Holier Than Thou actions of the selected Crusader on c [R "Holier Than Thou"]."""
-    if params[P_GAUNTLET] != GAUNTLET_HOLIER or state[AP] < 1:
+    if params[P_GAUNTLET] != GAUNTLET_HOLIER or state[AP] < 1 or state[PHASE] != PH_ARMY:
         return 0
     t = state[BOARD + c]
     p = state[CUR]
@@ -361,6 +363,8 @@ def turn_options(state, params, out):
     """The indulgence [R "use those collected Coins to save their Units from Purgatory
     during the next Battles (discard one Coin to resurrect your Unit)"]."""
     p = state[CUR]
+    if state[PHASE] != PH_ARMY:
+        return 0
     if state[G_INDULGENCE + p] > 0 and newest_in_purgatory(state, p) >= 0:
         out[A_INDULGENCE] = 1
         return 1
