@@ -187,8 +187,118 @@ def test_no_donkey_without_a_coin_on_the_card_or_for_a_unit_in_a_band():
     assert not any(a.startswith("summon") for a in legal(g, s))
 
 
+# ------------------------------------------------------------------ Pillory, Bacchanalia
+PILLORY = {"amenities": ("pillory",)}
+
+
+def test_local_bacchanalia_pilgrims_without_a_knight_in_camp():
+    """[R] "Local Bacchanalia happens when a Player finishes a Turn having a Pilgrim Unit
+    and no Knight Units in a Camp" ... "discards it when having either a supervising
+    Knight or no idle Pilgrims in Camp"."""
+    g, s = position({"a1": "0P"}, **PILLORY)
+    play(g, s, "end")
+    assert field(s, "baccatio")[:2] == [RV.LOCAL, 0]
+    assert RV.baccatio_active(s, g.params, 0) and not RV.baccatio_active(s, g.params, 1)
+    g, s = position({"a1": "0P", "a2": "0K"}, **PILLORY)
+    play(g, s, "end")
+    assert field(s, "baccatio")[:2] == [0, 0]  # a supervising Knight
+    g, s = position({"e5": "0P", "e6": "0P"}, campaign="campaign baccatio=1,0,0,0", **PILLORY)
+    play(g, s, "end")
+    assert field(s, "baccatio")[:2] == [0, 0]  # no idle Pilgrim in Camp any more
+
+
+def test_total_bacchanalia_a_loose_coin_vanishes_and_everyone_without_knights_drinks():
+    """[R] "Total Bacchanalia happens when there is a Coin at an empty cell on the game
+    board (not in Camp) by the end of the Turn ... The Coin disappears ... All Players
+    should put a Baccatio Card next to their Camp until their next Turn if they don't
+    have Knights in their Camps"."""
+    board = {"e5": "$1", "f5": "Q0*2", "l12": "1K", "h8": "0F", "h9": "0F"}
+    g, s = position(board, **PILLORY)
+    left = int(s[L.ROUND_LEFT])
+    play(g, s, "end")
+    assert int(s[L.GROUND + 4 * 12 + 4]) == 0 and int(s[L.ROUND_LEFT]) == left - 1
+    assert field(s, "baccatio")[0] == RV.TOTAL  # seat 0: no Knight in its Camp
+    assert field(s, "baccatio")[1] == 0  # seat 1 keeps a Knight in camp (and its turn began)
+    assert field(s, "coin_balance") == [1]  # the bank's coin, for the conservation count
+    play(g, s, "end")
+    assert field(s, "baccatio")[0] == 0  # "until their next Turn"
+
+
+def test_the_rounds_last_coin_does_not_vanish():
+    g, s = position({"e5": "$1", "h8": "0F", "h9": "0F"}, **PILLORY)
+    play(g, s, "end")
+    assert int(s[L.GROUND + 4 * 12 + 4]) == 1 and field(s, "baccatio")[0] == 0
+
+
+ROBBERY = {"e5": "0K^", "e6": "0P", "e4": "1Kv*1", "e3": "1P"}
+
+
+def test_drunk_units_can_be_robbed_over_their_skull_edge_without_a_wound():
+    """[R] "Units get drunk and cannot retaliate, so they could be attacked and robbed via
+    Skull edge as quickly as if it was a Heart edge"."""
+    g, s = position(ROBBERY, **PILLORY)
+    play(g, s, "cell e5")
+    assert "strike N" not in legal(g, s)  # sober: a Skull edge cannot be robbed
+    g, s = position(ROBBERY, campaign="campaign baccatio=0,1,0,0", **PILLORY)
+    play(g, s, "cell e5")
+    assert "strike N" in legal(g, s)
+    play(g, s, "strike N")
+    assert at(s, "e5") == "foot_knight side=0 coins=1"  # no wound to the robber
+    assert at(s, "e4") == "foot_knight side=0 coins=0"
+
+
+def test_drunk_units_cannot_retaliate():
+    board = {"e4": "sgv", "e5": "1K^", "e6": "1P", "h8": "0F", "h9": "0F"}
+    g, s = position(board, "seat=0 ap=7 phase=saracen", **PILLORY)
+    play(g, s, "cell e4", "strike S")
+    assert at(s, "e4") == "ghazi side=1 coins=0"  # the Knight's skull strikes back
+    g, s = position(
+        board, "seat=0 ap=7 phase=saracen", campaign="campaign baccatio=0,1,0,0", **PILLORY
+    )
+    play(g, s, "cell e4", "strike S")
+    assert at(s, "e4") == "ghazi side=0 coins=0"  # drunk: no retaliation
+    assert at(s, "e5") == "foot_knight side=1 coins=0"
+
+
+def test_the_pillory_ends_the_bacchanalia_then_costs_a_coin_or_two_moves():
+    """[R "The Pillory"] "To use it means to flip it the active side up. After that ... the
+    Bacchanalia comes to an end. If the Pillory was used/flipped before, the Player should
+    pay One Coin or Two Moves to use it again"."""
+    g, s = position({"a1": "0P"}, campaign="campaign baccatio=1,0,0,0", **PILLORY)
+    assert "use pillory" in legal(g, s)
+    play(g, s, "use pillory")
+    assert field(s, "baccatio")[0] == 0 and field(s, "pillory") == [RV.USED]
+    assert int(s[L.AP]) == 7
+    g, s = position(
+        {"a1": "0P"},
+        "seat=0 ap=7 phase=army score=1,0",
+        campaign="campaign baccatio=1,0,0,0 pillory=1",
+        **PILLORY,
+    )
+    opts = legal(g, s)
+    assert "use pillory" not in opts and {"pillory coin", "pillory moves"} <= opts
+    play(g, s, "pillory moves")
+    assert int(s[L.AP]) == 5 and field(s, "baccatio")[0] == 0
+    g, s = position(
+        {"a1": "0P"},
+        "seat=0 ap=7 phase=army score=1,0",
+        campaign="campaign baccatio=1,0,0,0 pillory=1",
+        **PILLORY,
+    )
+    play(g, s, "pillory coin")
+    assert int(s[L.SCORE]) == 0 and field(s, "baccatio")[0] == 0
+    assert field(s, "coin_balance") == [1]  # paid to the bank (battle.pay_coins)
+
+
+def test_no_baccatio_without_the_pillory():
+    """[R] "there can't be Baccatio effect, in case there is no Pillory in the River"."""
+    g, s = position({"a1": "0P"}, **LATRINE)
+    play(g, s, "end")
+    assert field(s, "baccatio")[:2] == [0, 0]
+
+
 # ------------------------------------------------------------------ random games, kit
-RIVER_ALL = {"amenities": ("latrine", "surgeon", "salutificatio")}
+RIVER_ALL = {"amenities": ("latrine", "pillory", "surgeon", "salutificatio")}
 
 
 @pytest.mark.parametrize("options", [{"preset": "kyivan"}, RIVER_ALL])

@@ -176,7 +176,8 @@ def do_strike(state, params, c, d, p, may_charge):
     elif code == STRIKE_STEAL:
         steal(state, t, u)
         if def_icon == ICON_S:  # robbing home rule: "the robber will get wounded"
-            damage(state, t, 1)
+            if params[P_CAMPAIGN] == 0 or H.steal_wounds(state, params, t, u):
+                damage(state, t, 1)
     elif code == STRIKE_KILL_REFUGEE:
         kill(state, u)
         if camp_owner(params, tc) == p:

@@ -18,6 +18,7 @@ from ...jit import jit
 from ..config import P_PLAYERS
 from ..layout import RNG
 from . import deeds as D
+from . import weather as W
 
 HIDDEN_MARK = "?"
 
@@ -25,6 +26,8 @@ HIDDEN_MARK = "?"
 @jit
 def determinize(state, params, seat):
     """Resample, in place and from the state's RNG, every card ``seat`` cannot see."""
+    if W.on(params):
+        W.determinize(state, params, seat)  # the undealt Weather cards' order
     if not D.on(params):
         return
     for q in range(params[P_PLAYERS]):
@@ -46,6 +49,7 @@ def hidden_seats(state: np.ndarray, params: np.ndarray, seat: int) -> list[int]:
 def view_state(state: np.ndarray, params: np.ndarray, seat: int) -> np.ndarray:
     """A copy of ``state`` with what ``seat`` may not see blanked (hidden Deeds -> -1)."""
     s = state.copy()
+    s[W.W_DECK + int(s[W.W_NEXT]) : W.W_END] = 0  # undealt Weather cards: face down
     for q in hidden_seats(state, params, seat):
         s[D.D_CARD + q] = -1
     return s

@@ -16,6 +16,8 @@ hook                     called from
 ``classify``             ``combat.classify_strike``: may change the STRIKE_* code
 ``combat``               ``combat.do_strike``: may change (attacker, defender) damage
 ``after_strike``         ``combat.do_strike``, after the strike is applied
+``steal_wounds``         ``combat.do_strike``: does a theft over a Skull edge wound
+                         the robber
 ``may_move``             ``choices.crusader_options``: may a Crusader move at all
 ``may_place``            ``choices.deploy_ok`` and HEAL: may a unit be spawned or
                          healed on camp cell c
@@ -72,7 +74,7 @@ def classify(state, params, c, d, p, army_ok, code):
     if weather.on(params):
         code = weather.classify(state, params, c, d, code)
     if river.any_on(params):
-        code = river.classify(state, params, c, p, army_ok, code)
+        code = river.classify(state, params, c, d, p, army_ok, code)
     if field_on(params):
         code = field.classify(state, params, c, d, p, army_ok, code)
     if units.any_on(params):
@@ -83,6 +85,8 @@ def classify(state, params, c, d, p, army_ok, code):
 @jit
 def combat(state, params, t, u, icon, def_icon, charge, da, dd):
     """(damage to attacker t, damage to defender u) after the modules."""
+    if river.any_on(params):
+        da = river.combat(state, params, u, da)
     if field_on(params):
         da, dd = field.combat(state, params, t, u, icon, def_icon, charge, da, dd)
     if units.any_on(params):
@@ -90,6 +94,14 @@ def combat(state, params, t, u, icon, def_icon, charge, da, dd):
     if deeds.on(params):
         da, dd = deeds.combat(state, params, t, u, icon, def_icon, da, dd)
     return da, dd
+
+
+@jit
+def steal_wounds(state, params, t, u):
+    """Does robbing u over its Skull edge wound the robber t (the Duel's robbing rule)?"""
+    if river.any_on(params) and not river.steal_wounds(state, params, u):
+        return False
+    return True
 
 
 @jit

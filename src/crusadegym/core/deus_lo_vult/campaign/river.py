@@ -1,6 +1,6 @@
 """River Amenities [R Part 2 "River Amenities" and each one's section]: Latrine and
-Cholera, Surgeon, Salutificatio and the Donkey (Pillory/Bacchanalia and Gravediggers:
-see ``docs/rules/deus_lo_vult.md``, "River Amenities", for what is not built yet).
+Cholera, Pillory and Bacchanalia, Surgeon, Salutificatio and the Donkey (Gravediggers:
+not built yet, see ``docs/rules/deus_lo_vult.md``, "River Amenities").
 
 [R] "These Amenities are accessible for all players ... they have a "ready" and a
 "used" side. Active Player spends an extra coin or a move to rearm the used Amenity":
@@ -16,6 +16,17 @@ each River token's side is one state slot shared by all seats; each price is an 
   seat's Crusaders (Refugees and Amenities are not units); Camp Tents are the 8 camp
   cells around the centre; the Latrine left filthy by one seat is the next seat's
   problem [R "If someone has used it before, you have to clean it first"].
+* Pillory and Bacchanalia [R "The Pillory (with Bacchanalia card)"]: at the end of
+  seat p's turn, Local Bacchanalia if its Camp Tents hold a Pilgrim and no Knight (the
+  card goes when a Knight or no Pilgrim is there at the end of a later turn); Total
+  Bacchanalia if a coin lies on an empty cell outside the Camps: those coins go to the
+  bank and every seat with no Knight in its Camp gets a Baccatio card "until their
+  next Turn" (our reading: the round's last coin stays on the board -- a round ends only
+  with its last coin secured). A seat holding a Baccatio card (:func:`baccatio_active`)
+  is drunk: its Crusaders "cannot retaliate" (an attack on them does the attacker no
+  damage) and can be robbed over their Skull edge as if it were a Heart (no wound to the
+  robber). "use pillory" (ready: free; used: "pillory coin" one Coin or "pillory moves"
+  two Moves) discards the seat's card. Knights: ``tables.WEATHER_KNIGHT_KINDS``.
 * Surgeon [R "Surgeon"]: "surgeon heal" on one's own weak Crusader anywhere on the
   board (one Move), the Surgeon flips to used; "rearm surgeon" (one Coin + one Move).
 * Salutificatio [R "Salutificatio"]: each Refugee the seat's move puts into another
@@ -40,11 +51,14 @@ from ..layout import (
     AP,
     BOARD,
     CUR,
+    GROUND,
     LOC_OFF,
     PH_ARMY,
     PH_SARACEN,
     PHASE,
+    ROUND_LEFT,
     SCORE,
+    TOK_COINS,
     TOK_LOC,
     TOK_MOVED,
     TOK_SIDE,
@@ -54,21 +68,29 @@ from ..pieces import (
     TOKEN_KIND,
     TOKEN_OWNER,
     camp_owner,
+    edge_icon,
+    free_capacity,
     is_camp_centre,
     is_crusader,
     is_refugee,
     place_token,
 )
+from .battle import C_COIN_BALANCE, pay_coins
 from .config import amenity_slot
 from .layout import A_RIVER, CB_RIVER, CB_RIVER_SIZE
+from .weather import KNIGHT_KIND
 
 P_LATRINE = amenity_slot("latrine")
 P_SURGEON = amenity_slot("surgeon")
 P_SALUT = amenity_slot("salutificatio")
+P_PILLORY = amenity_slot("pillory")
 
+STRIKE_STEAL = 3  # combat.STRIKE_STEAL (combat.py imports the hooks: not importable here)
 READY, USED = 0, 1  # a River token's sides [R "a "ready" and a "used" side"]
 CLEAN, FILTHY = 0, 1  # the Latrine's [R "flip the clean Latrine filthy side up"]
 MOVE_PRICE = 1  # [R] "one Move"
+PILLORY_MOVES = 2  # [R "The Pillory"] "One Coin or Two Moves"
+LOCAL, TOTAL = 1, 2  # Baccatio card bits [R "two types of Bacchanalia"]
 COIN_PRICE = 1  # [R] "one Coin"
 PILGRIM = T.KIND_NAMES.index("pilgrim")
 DONKEY = T.AMENITY_TOKEN0 + [a[0] for a in T.AMENITY_KINDS].index("donkey")
@@ -80,7 +102,9 @@ R_SURGEON = CB_RIVER + 5  # READY / USED
 R_SALUT = CB_RIVER + 6  # [4] coins on each seat's Salutificatio card
 R_SALUT_DUE = CB_RIVER + 10  # [4] Refugees delivered this turn, not yet rewarded
 R_RIVAL_REFUGEES = CB_RIVER + 14  # Refugees in the mover's rivals' Camps (last count)
-R_END = CB_RIVER + 15
+R_PILLORY = CB_RIVER + 15  # READY / USED
+R_BACCATIO = CB_RIVER + 16  # [4] Baccatio card next to a seat: LOCAL | TOTAL bits
+R_END = CB_RIVER + 20
 assert R_END <= CB_RIVER + CB_RIVER_SIZE
 
 # actions
@@ -90,12 +114,18 @@ A_SURGEON_REARM = A_RIVER + 2
 A_SURGEON_HEAL = A_RIVER + 3
 A_SALUT_COIN = A_RIVER + 4
 A_DONKEY0 = A_RIVER + 5  # + direction N E S W
+A_PILLORY = A_RIVER + 9
+A_PILLORY_COIN = A_RIVER + 10
+A_PILLORY_MOVES = A_RIVER + 11
 ACTION_NAMES = {
     A_CLEAN_MOVE: "clean latrine move",
     A_CLEAN_COIN: "clean latrine coin",
     A_SURGEON_REARM: "rearm surgeon",
     A_SURGEON_HEAL: "surgeon heal",
     A_SALUT_COIN: "salutificatio coin",
+    A_PILLORY: "use pillory",
+    A_PILLORY_COIN: "pillory coin",
+    A_PILLORY_MOVES: "pillory moves",
 }
 for _d in range(4):
     ACTION_NAMES[A_DONKEY0 + _d] = "summon donkey " + T.DIR_NAMES[_d].lower()
@@ -107,6 +137,8 @@ FIELDS: dict[str, tuple[int, int]] = {
     "salut": (R_SALUT, 4),
     "salut_due": (R_SALUT_DUE, 4),
     "rival_refugees": (R_RIVAL_REFUGEES, 1),
+    "pillory": (R_PILLORY, 1),
+    "baccatio": (R_BACCATIO, 4),
 }
 """Notation fields ``name -> (state offset, length)`` (``campaign/notation.py``)."""
 
@@ -115,7 +147,12 @@ FIELDS: dict[str, tuple[int, int]] = {
 @jit
 def any_on(params):
     """Any River Amenity of this module is played."""
-    return params[P_LATRINE] != 0 or params[P_SURGEON] != 0 or params[P_SALUT] != 0
+    return (
+        params[P_LATRINE] != 0
+        or params[P_SURGEON] != 0
+        or params[P_SALUT] != 0
+        or params[P_PILLORY] != 0
+    )
 
 
 @jit
@@ -132,6 +169,33 @@ def camp_counts(state, params, p):
             if TOKEN_KIND[t] == PILGRIM:
                 pilgrims += 1
     return units, pilgrims
+
+
+@jit
+def camp_knights(state, params, p):
+    """Seat p's Knights on its Camp Tent cells (the Baccatio "supervising Knight")."""
+    n = 0
+    for c in range(T.N_CELLS):
+        t = state[BOARD + c]
+        if t < 0 or camp_owner(params, c) != p or is_camp_centre(params, c):
+            continue
+        if is_crusader(t) and TOKEN_OWNER[t] == p and KNIGHT_KIND[TOKEN_KIND[t]] == 1:
+            n += 1
+    return n
+
+
+@jit
+def baccatio_active(state, params, seat):
+    """Is a Baccatio card next to ``seat``'s Camp [R "The Pillory"]? (Its units are drunk;
+    the Engineer's drunkenness in ``units.py`` may read this.) [R "there can't be
+    Baccatio effect, in case there is no Pillory in the River"]."""
+    return params[P_PILLORY] != 0 and state[R_BACCATIO + seat] != 0
+
+
+@jit
+def drunk(state, params, u):
+    """Token u is a Crusader of a seat holding a Baccatio card."""
+    return is_crusader(u) and baccatio_active(state, params, TOKEN_OWNER[u])
 
 
 @jit
@@ -171,8 +235,10 @@ def can_pay(state, p, ap, coins):
 
 @jit
 def pay(state, p, ap, coins):
+    """A price: ``ap`` Moves (Action Points) and ``coins`` secured coins (``battle``)."""
     state[AP] -= ap
-    state[SCORE + p] -= coins
+    if coins > 0:
+        pay_coins(state, p, coins)
 
 
 # ------------------------------------------------------------------ hooks
@@ -187,10 +253,15 @@ def start_battle(state, params):
         state[R_CHOLERA + p] = 0
         state[R_SALUT_DUE + p] = 0
     state[R_RIVAL_REFUGEES] = 0
+    state[R_PILLORY] = READY
+    for p in range(4):
+        state[R_BACCATIO + p] = 0
 
 
 @jit
 def begin_turn(state, params, p):
+    if params[P_PILLORY] != 0:  # Total Bacchanalia lasts "until their next Turn"
+        state[R_BACCATIO + p] &= ~TOTAL
     if params[P_SALUT] != 0:
         state[R_SALUT_DUE + p] = 0
         state[R_RIVAL_REFUGEES] = rival_camp_refugees(state, params, p)
@@ -211,17 +282,70 @@ def end_turn(state, params, p):
     if params[P_SALUT] != 0:
         state[R_SALUT_DUE + p] = 0
         donkey_check(state)
+    if params[P_PILLORY] != 0:
+        bacchanalia(state, params, p)
 
 
 @jit
-def classify(state, params, c, p, army_ok, code):
-    """Hook: no strike by a seat's Crusader while it has Cholera."""
-    if code == 0 or not army_ok:
+def bacchanalia(state, params, p):
+    """Local and Total Bacchanalia at the end of seat p's turn [R "The Pillory"]."""
+    _, pilgrims = camp_counts(state, params, p)
+    if pilgrims > 0 and camp_knights(state, params, p) == 0:
+        state[R_BACCATIO + p] |= LOCAL
+    else:
+        state[R_BACCATIO + p] &= ~LOCAL
+    lost = 0
+    for c in range(T.N_CELLS):
+        n = state[GROUND + c]
+        if n <= 0 or state[BOARD + c] >= 0 or camp_owner(params, c) >= 0:
+            continue
+        n = min(n, state[ROUND_LEFT] - 1)  # the round's last coin stays (our reading)
+        if n > 0:
+            state[GROUND + c] -= n
+            state[ROUND_LEFT] -= n
+            state[C_COIN_BALANCE] += n  # "returned to a game bank"
+            lost += n
+    if lost > 0:
+        for q in range(params[P_PLAYERS]):
+            if camp_knights(state, params, q) == 0:
+                state[R_BACCATIO + q] |= TOTAL
+
+
+@jit
+def classify(state, params, c, d, p, army_ok, code):
+    """Hook: no strike by a seat's Crusader while it has Cholera; a drunk rival's
+    Crusader can be robbed over its Skull edge as over a Heart [R "The Pillory"]."""
+    if not army_ok:
         return code
     t = state[BOARD + c]
-    if is_crusader(t) and TOKEN_OWNER[t] == p and has_cholera(state, params, p):
+    if not is_crusader(t) or TOKEN_OWNER[t] != p:
+        return code
+    if has_cholera(state, params, p):
         return 0
+    if code == 0 and params[P_PILLORY] != 0:
+        n = NEIGH[c, d]
+        if n >= 0 and edge_icon(state, t, d) == T.ICON_S:
+            u = state[BOARD + n]
+            if u >= 0 and TOKEN_OWNER[u] != p and drunk(state, params, u):
+                if edge_icon(state, u, (d + 2) % 4) == T.ICON_S:
+                    if state[TOK_COINS + u] > 0 and free_capacity(state, t) > 0:
+                        return STRIKE_STEAL
     return code
+
+
+@jit
+def combat(state, params, u, da):
+    """Hook: drunk units "cannot retaliate": an attack on one does the attacker no harm."""
+    if drunk(state, params, u):
+        return 0
+    return da
+
+
+@jit
+def steal_wounds(state, params, u):
+    """Hook: does robbing u over its Skull edge wound the robber? Not when u is drunk
+    ("as quickly as if it was a Heart edge")."""
+    return not drunk(state, params, u)
 
 
 @jit
@@ -281,6 +405,17 @@ def turn_extras(state, params, out):
     if params[P_SALUT] != 0 and state[R_SALUT_DUE + p] > 0 and can_pay(state, p, 0, COIN_PRICE):
         out[A_SALUT_COIN] = 1
         n += 1
+    if baccatio_active(state, params, p):
+        if state[R_PILLORY] == READY:
+            out[A_PILLORY] = 1
+            n += 1
+        else:
+            if can_pay(state, p, 0, COIN_PRICE):
+                out[A_PILLORY_COIN] = 1
+                n += 1
+            if can_pay(state, p, PILLORY_MOVES, 0):
+                out[A_PILLORY_MOVES] = 1
+                n += 1
     return n
 
 
@@ -300,6 +435,13 @@ def apply_turn_extra(state, params, a):
         pay(state, p, 0, COIN_PRICE)
         state[R_SALUT + p] += 1
         state[R_SALUT_DUE + p] -= 1
+    elif a == A_PILLORY or a == A_PILLORY_COIN or a == A_PILLORY_MOVES:
+        if a == A_PILLORY_COIN:
+            pay(state, p, 0, COIN_PRICE)
+        elif a == A_PILLORY_MOVES:
+            pay(state, p, PILLORY_MOVES, 0)
+        state[R_PILLORY] = USED  # [R] "To use it means to flip it the active side up"
+        state[R_BACCATIO + p] = 0  # "the Bacchanalia comes to an end"
 
 
 @jit
@@ -344,7 +486,8 @@ def apply_unit_extra(state, params, c, a):
 @jit
 def observe(state, params, player, out, o):
     """Scalars (``layout.OS_RIVER``): Latrine filthy, Surgeon used, Donkey on the board,
-    then per relative seat: Cholera, coins on Salutificatio (/ 5), own Refugees due."""
+    own Refugees due, then per relative seat: Cholera [4 + r], coins on Salutificatio / 5
+    [8 + r]; Pillory used [12]; a Baccatio card per relative seat [13 + r]."""
     players = params[P_PLAYERS]
     out[o + 0] = state[R_LATRINE]
     out[o + 1] = state[R_SURGEON]
@@ -354,3 +497,5 @@ def observe(state, params, player, out, o):
         r = (q - player + players) % players
         out[o + 4 + r] = state[R_CHOLERA + q]
         out[o + 8 + r] = min(state[R_SALUT + q] / 5.0, 1.0)
+        out[o + 13 + r] = 1.0 if state[R_BACCATIO + q] != 0 else 0.0
+    out[o + 12] = state[R_PILLORY]

@@ -96,6 +96,7 @@ CELL_COLOUR = np.array(
 CARD_COLOUR = np.array([COLOUR_NONE, COLOUR_RED, COLOUR_BLUE, COLOUR_NONE, COLOUR_NONE], np.int64)
 VICTIM = _victims()  # VICTIM[card, kind]: the card hurts this kind on its colour
 ENGINE_KIND = _kind_flags(CT.WEATHER_ENGINE_KINDS)
+KNIGHT_KIND = _kind_flags(CT.WEATHER_KNIGHT_KINDS)  # also the River's "Knights" (Baccatio)
 ARCHER_KIND = _kind_flags(CT.WEATHER_ARCHER_KINDS)
 
 
