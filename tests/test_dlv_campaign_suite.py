@@ -194,7 +194,7 @@ def test_batched_vector_env_with_a_preset():
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(3000):
-        masks = info["action_mask"]
+        masks = env.action_masks()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         obs, rewards, term, trunc, info = env.step(actions)
         finished += int(np.sum(term | trunc))
