@@ -236,7 +236,7 @@ def test_philippe_iv_robs_templars_through_heart_and_skull_and_dies_after_de_mol
     # the Templar footman faces south: its skull (front) edge points at Philippe
     g, s = position({"e5": "0Y^", "e6": "0P", "e4": "1Fv*1", "e3": "1P"}, **opts)
     play(g, s, "cell e5", "strike N")
-    assert at(s, "e5") == "hero_knight side=1 coins=1"  # the Skull still strikes back
+    assert at(s, "e5") == "hero_knight side=0 coins=1"  # no robbing wound for him
     g, s = position({"e5": "0Y", "e6": "0P", "k11": "1Y'"}, "seat=1 ap=7 phase=army", **opts)
     molay = token(s, "k11")
     philippe = token(s, "e5")

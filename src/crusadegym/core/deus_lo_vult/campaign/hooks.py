@@ -101,6 +101,8 @@ def steal_wounds(state, params, t, u):
     """Does robbing u over its Skull edge wound the robber t (the Duel's robbing rule)?"""
     if river.any_on(params) and not river.steal_wounds(state, params, u):
         return False
+    if units.any_on(params) and not units.steal_wounds(state, params, t, u):
+        return False
     return True
 
 

@@ -401,6 +401,15 @@ def classify(state, params, c, d, p, army_ok, code):
 
 
 @jit
+def steal_wounds(state, params, t, u):
+    """Philippe IV takes Templar coins "through both heart and skull side" [R]: robbing
+    a Templar unit over its Skull edge does not wound him (our reading)."""
+    if hero_of(state, t) == PHILIPPE and is_crusader(u):
+        return params[P_FACTION + TOKEN_OWNER[u]] != TEMPLAR
+    return True
+
+
+@jit
 def _edge(state, t, absdir):
     rel = (absdir - state[TOK_FACE + t] + 4) % 4
     return T.KIND_EDGES[TOKEN_KIND[t], state[TOK_SIDE + t], rel]
