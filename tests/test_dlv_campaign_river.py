@@ -318,3 +318,14 @@ def test_conformance_kit_with_the_river_on(preset):
     kit.check_clone_independence(g)
     kit.check_observations(g)
     kit.check_action_strings(g)
+
+
+def test_invariants_catch_broken_river_tokens():
+    g = game("matrimonial")
+    s = g.new_state(seed=1)
+    assert not RV.check(s, g.params)
+    s[RV.R_LATRINE] = 2
+    assert any("latrine" in e for e in g.check_invariants(s))
+    s = g.new_state(seed=1)
+    s[RV.R_SALUT + 1] = -1
+    assert RV.check(s, g.params)

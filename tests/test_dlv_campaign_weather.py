@@ -214,3 +214,14 @@ def test_random_campaigns_keep_invariants(options):
     g = game(max_turns=30, battles=2, **options)
     finals = random_games(g, 4, seed=2)
     assert all(g.is_terminal(s) or g.is_truncated(s) for s in finals)
+
+
+def test_invariants_catch_a_broken_deck():
+    g = game(weather="passive")
+    s = g.new_state(seed=1)
+    assert not W.check(s, g.params)
+    s[W.W_DECK] = RAIN  # a Rain card in a deck without rain_sand
+    assert W.check(s, g.params)
+    s = g.new_state(seed=1)
+    s[W.W_NEXT] = 9
+    assert any("cursor" in e for e in g.check_invariants(s))

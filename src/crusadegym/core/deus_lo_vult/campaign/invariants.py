@@ -6,7 +6,7 @@ import numpy as np
 
 from ..config import P_PLAYERS
 from . import battle as B
-from . import deeds, field, gauntlets
+from . import deeds, field, gauntlets, river, weather
 from .config import P_MAX_BATTLES
 
 
@@ -26,4 +26,6 @@ def check_campaign(state: np.ndarray, params: np.ndarray) -> list[str]:
     errors += field.check_field(state, params)
     errors += gauntlets.check(state, params)
     errors += deeds.check(state, params)
+    errors += weather.check(state, params)
+    errors += river.check(state, params)
     return errors

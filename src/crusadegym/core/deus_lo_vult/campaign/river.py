@@ -499,3 +499,25 @@ def observe(state, params, player, out, o):
         out[o + 8 + r] = min(state[R_SALUT + q] / 5.0, 1.0)
         out[o + 13 + r] = 1.0 if state[R_BACCATIO + q] != 0 else 0.0
     out[o + 12] = state[R_PILLORY]
+
+
+def check(state, params) -> list[str]:
+    """River invariants (for ``invariants.check_campaign``): two-sided tokens on a side,
+    cards 0/1, no negative coins on Salutificatio, the Donkey only with Salutificatio."""
+    errors: list[str] = []
+    for name, slot in (("latrine", R_LATRINE), ("surgeon", R_SURGEON), ("pillory", R_PILLORY)):
+        if state[slot] not in (0, 1):
+            errors.append(f"{name} side {int(state[slot])}")
+    for p in range(4):
+        if state[R_CHOLERA + p] not in (0, 1):
+            errors.append(f"cholera[{p}] = {int(state[R_CHOLERA + p])}")
+        if not 0 <= state[R_BACCATIO + p] <= LOCAL | TOTAL:
+            errors.append(f"baccatio[{p}] = {int(state[R_BACCATIO + p])}")
+        if state[R_SALUT + p] < 0 or state[R_SALUT_DUE + p] < 0:
+            errors.append(f"salutificatio[{p}] negative")
+    loc = int(state[TOK_LOC + DONKEY])
+    if loc >= 0 and (params[P_SALUT] == 0 or state[BOARD + loc] != DONKEY):
+        errors.append(f"Donkey on cell {loc} without Salutificatio or off its cell")
+    if params[P_PILLORY] == 0 and any(state[R_BACCATIO + p] for p in range(4)):
+        errors.append("a Baccatio card without the Pillory")
+    return errors

@@ -282,3 +282,29 @@ def observe(state, params, player, out, o):
 def on(params):
     """Weather Mode is played (active or passive)."""
     return params[P_WEATHER] != 0
+
+
+def check(state: np.ndarray, params: np.ndarray) -> list[str]:
+    """Weather invariants (for ``invariants.check_campaign``): the deck holds exactly its
+    cards, the cursor is inside it, hands hold at most one card of each kind."""
+    errors: list[str] = []
+    mode = int(params[P_WEATHER])
+    card = int(state[W_CARD])
+    if not 0 <= card < len(CT.WEATHER_CARDS):
+        errors.append(f"weather card {card} unknown")
+    if mode == WEATHER_PASSIVE:
+        src = DECK_FULL if params[P_RAIN_SAND] != 0 else DECK_BASIC
+        size = int(state[W_SIZE])
+        if size != int((src > 0).sum()):
+            errors.append(f"weather deck size {size}")
+        if not 0 <= int(state[W_NEXT]) <= size:
+            errors.append(f"weather deck cursor {int(state[W_NEXT])} outside [0, {size}]")
+        deck = np.sort(state[W_DECK : W_DECK + DECK_MAX])
+        if not np.array_equal(deck, np.sort(src)):
+            errors.append("weather deck does not hold its cards")
+        if card in (CARD_RAIN, CARD_SAND) and params[P_RAIN_SAND] == 0:
+            errors.append("Rain / Sand Storm in force without rain_sand")
+    hands = state[W_HAND : W_HAND + 4 * N_HAND]
+    if hands.min() < 0 or hands.max() > (1 if mode == WEATHER_ACTIVE else 0):
+        errors.append(f"weather hands {hands.tolist()} out of range")
+    return errors
