@@ -18,8 +18,11 @@ What is measured, all in one process, one after the other, on the same game conf
   simulations needs ``S`` forward passes per learner step).
 
 "Learner steps" are decisions of the learning policy (opponents' moves are not
-counted), in both paths. Both use ``--torch-threads`` torch threads; numba's batched
-drivers use its default thread count (the machine's cores).
+counted), in both paths. Rates are given per wall-clock second and per CPU-second of the
+process (``time.process_time``, all its threads): on a machine shared with other jobs the
+wall rate depends on the scheduler, the CPU rate on the work. Both use ``--torch-threads``
+torch threads; the fast learner's batched drivers run on numba's ``workqueue`` layer with
+numba's default thread count (see :func:`crusadegym.training.fastppo.use_workqueue_threads`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -36,25 +41,48 @@ from crusadegym.agents.options import make_game_with_players, parse_options
 from crusadegym.cli_help import command_parser
 
 
+@contextmanager
+def _clocked_rows() -> Iterator[None]:
+    """Add the wall and CPU clocks to every row ``crusadegym train`` logs (rollout ends)."""
+    from crusadegym.training.callbacks import SelfPlayCallback
+
+    original = SelfPlayCallback.log_row
+
+    def log_row(self: SelfPlayCallback) -> dict:
+        return {**original(self), "bench/wall": time.perf_counter(),
+                "bench/cpu": time.process_time()}  # fmt: skip
+
+    SelfPlayCallback.log_row = log_row
+    try:
+        yield
+    finally:
+        SelfPlayCallback.log_row = original
+
+
 def sb3_rate(game: str, options: dict, steps: int, torch_threads: int, seed: int = 0) -> dict:
-    """Learner steps/s of ``crusadegym train`` (PPO phase only) for ``steps`` steps."""
+    """Learner steps/s of ``crusadegym train`` (PPO phase only) for ``steps`` steps.
+
+    Timed from the end of the first rollout to the end of the last (the first rollout
+    compiles the shaping and opponent kernels), by the wall and by this process's CPU.
+    """
     from crusadegym.training.selfplay import TrainArgs, train
 
-    with tempfile.TemporaryDirectory() as out:
+    with tempfile.TemporaryDirectory() as out, _clocked_rows():
         args = TrainArgs(
             game=game, options=dict(options), timesteps=steps, opponents="random,self",
             bc_games=0, eval_games=0, torch_threads=torch_threads, seed=seed, out=out,
             progress=False,
         )  # fmt: skip
         summary = train(args)
-    # Rows are logged at each rollout's end; time from the first row on excludes the
-    # first rollout (the compilation of the shaping and opponent kernels happens there).
-    times = [(r["timesteps"], (r["timesteps"]) / r["time/steps_per_s"]) for r in summary["history"]]
-    if len(times) < 2:
+    rows = summary["history"]
+    if len(rows) < 2:
         raise ValueError(f"--sb3-steps {steps} gives one rollout; give at least 2048")
-    (s0, t0), (s1, t1) = times[0], times[-1]
-    return {"path": "sb3", "net": "default", "steps": s1 - s0, "seconds": t1 - t0,
-            "steps_per_s": (s1 - s0) / (t1 - t0), "warmup_seconds": t0}  # fmt: skip
+    first, last = rows[0], rows[-1]
+    n = last["timesteps"] - first["timesteps"]
+    wall = last["bench/wall"] - first["bench/wall"]
+    cpu = last["bench/cpu"] - first["bench/cpu"]
+    return {"path": "sb3", "net": "default", "steps": n, "seconds": wall, "cpu_seconds": cpu,
+            "steps_per_s": n / wall, "steps_per_cpu_s": n / cpu}  # fmt: skip
 
 
 def fast_rate(
@@ -76,7 +104,9 @@ def fast_rate(
     warmup = time.perf_counter() - start
     run = learner.learn()
     return {"path": "fastppo", "net": net, "steps": run["steps"], "seconds": run["seconds"],
-            "steps_per_s": run["steps_per_s"], "warmup_seconds": warmup}  # fmt: skip
+            "cpu_seconds": run["cpu_seconds"], "steps_per_s": run["steps_per_s"],
+            "steps_per_cpu_s": run["steps"] / run["cpu_seconds"], "warmup_seconds": warmup,
+            "threading_layer": learner.threading_layer}  # fmt: skip
 
 
 def network_cost(game: str, options: dict, net: str, batch: int = 256, reps: int = 5) -> dict:
@@ -120,20 +150,22 @@ def run(
     costs = [network_cost(game, options, net) for net in nets]
     rows = [sb3_rate(game, options, sb3_steps, torch_threads, seed)]
     rows += [fast_rate(game, options, fast_steps, net, torch_threads, seed) for net in nets]
-    base = rows[0]["steps_per_s"]
-    for row in rows:
-        row["ratio"] = row["steps_per_s"] / base if base > 0 else float("nan")
+    for key in ("steps_per_s", "steps_per_cpu_s"):
+        base = rows[0][key]
+        for row in rows:
+            row[key.replace("steps_per", "ratio")] = row[key] / base
     return {"game": game, "options": options, "torch_threads": torch_threads,
             "load_avg": os.getloadavg(), "rows": rows, "network": costs}  # fmt: skip
 
 
 def format_report(result: dict) -> str:
     """Markdown tables of the learner rates and the network costs."""
-    lines = ["| path | net | learner steps | seconds | learner steps/s | x sb3 |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
+    lines = ["| path | net | learner steps | wall s | CPU s | steps/s (wall) | x sb3 "
+             "| steps per CPU-s | x sb3 |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in result["rows"]:
         lines.append(f"| {r['path']} | {r['net']} | {r['steps']} | {r['seconds']:.1f} | "
-                     f"{r['steps_per_s']:.0f} | {r['ratio']:.1f} |")  # fmt: skip
+                     f"{r['cpu_seconds']:.1f} | {r['steps_per_s']:.0f} | {r['ratio_s']:.1f} | "
+                     f"{r['steps_per_cpu_s']:.0f} | {r['ratio_cpu_s']:.1f} |")  # fmt: skip
     lines += ["", "| net | parameters | forward, us/position | forward+backward, us/position |",
               "|---|---|---|---|"]  # fmt: skip
     for c in result["network"]:

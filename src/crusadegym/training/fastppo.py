@@ -186,6 +186,24 @@ def masked_distribution(policy: Any, obs: Any, masks: Any) -> Any:
 
 
 # -- the learner -----------------------------------------------------------------------------
+def use_workqueue_threads() -> str:
+    """Run numba's parallel drivers on its ``workqueue`` layer in this process, if still free.
+
+    Measured (``docs/training.md``, "The fast learner"): once numba's OpenMP layer has run a
+    ``prange`` driver with 2 threads, every torch forward pass in the same process costs
+    about 20x more CPU (9 ms -> 204 ms for the small net on 64 positions), with torch at
+    one thread. The workqueue layer (or one numba thread) leaves torch alone. The layer is
+    chosen at the first parallel launch, so this only helps before one; returns the layer.
+    """
+    import numba
+
+    try:
+        return numba.threading_layer()  # already chosen
+    except ValueError:
+        numba.config.THREADING_LAYER = "workqueue"
+        return "workqueue"
+
+
 class FastPPO:
     """PPO over ``n_games`` batched games; see the module docstring."""
 
@@ -193,6 +211,11 @@ class FastPPO:
         import torch
 
         args.check()
+        self.threading_layer = use_workqueue_threads()
+        if self.threading_layer == "omp":
+            from crusadegym.core.jit import set_threads
+
+            set_threads(1)  # OpenMP already running: one thread keeps torch at full speed
         self.args = args
         self.torch = torch
         torch.manual_seed(args.seed)
@@ -437,6 +460,7 @@ class FastPPO:
         a = self.args
         target = self.timesteps + a.timesteps
         start = time.perf_counter()
+        cpu_start = time.process_time()
         start_steps = self.timesteps
         next_snap = self.timesteps + a.snapshot_every
         next_ckpt = self.timesteps + a.checkpoint_every
@@ -449,6 +473,7 @@ class FastPPO:
             seconds = time.perf_counter() - start
             row = {"timesteps": self.timesteps, "seconds": seconds,
                    "steps_per_s": (self.timesteps - start_steps) / seconds,
+                   "cpu_seconds": time.process_time() - cpu_start,
                    "snapshots": len(self.snapshots), **rollout, **losses,
                    **self.win_rates()}  # fmt: skip
             self.history.append(row)
@@ -466,7 +491,8 @@ class FastPPO:
                 prune(checkpoints, a.keep_checkpoints)
                 next_ckpt = self.timesteps + a.checkpoint_every
         seconds = time.perf_counter() - start
-        return {"steps": self.timesteps - start_steps, "seconds": seconds,
+        cpu = time.process_time() - cpu_start
+        return {"steps": self.timesteps - start_steps, "seconds": seconds, "cpu_seconds": cpu,
                 "steps_per_s": (self.timesteps - start_steps) / max(seconds, 1e-9),
                 "checkpoints": [p for p in checkpoints if os.path.isfile(p)]}  # fmt: skip
 
