@@ -4,6 +4,7 @@ every Field Amenity on (invariants, conformance) and the Kerfuffle preset."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from campaign_helpers import at, field, game, legal, play, position, random_games
 
@@ -341,3 +342,18 @@ def test_the_observation_shows_rats_dog_gallows_and_hidden_amenities():
         assert obs[o + F.SF_RATS + rats_seat] == 1.0 and obs[o + F.SF_RATS + 1 - rats_seat] == 0
         assert obs[o + F.SF_DOG_OFFENSIVE] == 1.0 and obs[o + F.SF_GALLOWS_HANGED] == 1.0
         assert obs[o + F.SF_HIDDEN + F.HIDDEN_STASH] == 1.0 and obs[o + F.SF_HIDDEN + F.CAT] == 0
+
+
+def test_a_field_position_prints_and_parses_back():
+    """``render`` prints amenity tokens (sides too) and the field's notation fields."""
+    from crusadegym.core.deus_lo_vult.campaign.layout import CB_FIELD, CB_FIELD_SIZE
+    from crusadegym.core.deus_lo_vult.notation import parse_position
+
+    extra = "campaign rats=1,0,0,0\ncampaign field_under=-1,-1,-1,-1,-1,60,-1,-1"
+    g, s = pos({"e5": "0P", "e4": "mfl", "f5": "mdg'", "b5": "mgl'", "a2": "0P*1"}, extra=extra)
+    s[F.F_FLAGS + int(s[L.BOARD + cell("e5")])] = F.FLAG_CORTEGE
+    back = parse_position(g.render(s), g.config)
+    block = slice(CB_FIELD, CB_FIELD + CB_FIELD_SIZE)
+    assert np.array_equal(back[block], s[block])
+    board = slice(L.BOARD, L.STATE_SIZE)
+    assert np.array_equal(back[board], s[board])

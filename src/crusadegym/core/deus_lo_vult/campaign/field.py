@@ -78,6 +78,7 @@ FIELDS: dict[str, tuple[int, int]] = {
     "field_under": (F_UNDER, NA),
     "field_cell": (F_CELL, NA),
     "rats": (F_RATS, 4),
+    "field_flags": (F_FLAGS, T.N_TOKENS),
 }
 """Notation fields ``name -> (state offset, length)`` (``campaign/notation.py``).
 ``field_under``/``field_cell`` hold -1 for "none", so a started Campaign always prints
