@@ -223,6 +223,14 @@ def test_disgusting_man_blocks_spawning_and_healing_in_adjacent_tents():
     assert "heal" in legal(g, s)
 
 
+def test_baldwin_ivs_disgusting_man_acts_without_the_amenity():
+    """A Disgusting Man brought by Baldwin IV's touch [R "Heroes"] blocks the tents too."""
+    heroes = {"heroes": ("baldwin_iv", ""), "factions": ("outremer", "")}
+    g, s = pos({"a2": "mdm", "a1": "0K'"}, amenities=(), **heroes)
+    assert "cell a3" not in legal(g, s) and "cell c3" in legal(g, s)
+    assert not g.check_invariants(s)
+
+
 # ------------------------------------------------------------------ Flagellant
 def test_a_lone_pilgrim_at_turn_end_starts_a_cortege():
     """[R] "Whenever you finish your Turn with your Pilgrim Unit alone, without Band, put the

@@ -55,7 +55,7 @@ from ..pieces import (
 )
 from ..purgatory import kill
 from . import tables as CT
-from .config import GAUNTLET_HOLIER, P_AMENITY, P_FIELD_REVEAL, P_GAUNTLET
+from .config import GAUNTLET_HOLIER, P_AMENITY, P_FIELD_REVEAL, P_GAUNTLET, P_HERO
 from .layout import CB_FIELD
 
 NA = T.N_AMENITY_KINDS
@@ -136,12 +136,31 @@ def amenity_on(params, i):
     return s >= 0 and params[s] != 0
 
 
+BALDWIN_IV = CT.HERO_NAMES.index("baldwin_iv")
+
+
+@jit
+def baldwin_in_play(params):
+    """A seat plays Baldwin IV, whose touch brings a Disgusting Man into play [R "Heroes":
+    "turns this Unit into a disgusting man"] (``units.py``) even without the amenity."""
+    for p in range(4):
+        if params[P_HERO + p] == BALDWIN_IV:
+            return True
+    return False
+
+
+@jit
+def disgusting_man_on(params):
+    """Does a Disgusting Man token on the board act (the amenity, or Baldwin IV's)?"""
+    return amenity_on(params, DISGUSTING_MAN) or baldwin_in_play(params)
+
+
 @jit
 def any_on(params):
     for i in range(NA):
         if amenity_on(params, i):
             return True
-    return False
+    return baldwin_in_play(params)
 
 
 # ------------------------------------------------------------------ where a token is
@@ -573,7 +592,7 @@ def may_place(state, params, c, p):
     """Disgusting Man [R]: "Being set in one of the Tents, this Amenity prevents all Units
     from being spawned or healed in adjacent Tent cells" (orthogonally adjacent cells of
     the same camp)."""
-    if not amenity_on(params, DISGUSTING_MAN):
+    if not disgusting_man_on(params):
         return True
     m = cell_of(state, DISGUSTING_MAN)
     if m < 0:
@@ -679,7 +698,8 @@ def check_field(state: np.ndarray, params: np.ndarray) -> list[str]:
         name = T.AMENITY_KINDS[i][0]
         loc = int(state[TOK_LOC + T.AMENITY_TOKEN0 + i])
         under = int(state[F_UNDER + i])
-        if not amenity_on(params, i) and i != DONKEY and (loc >= 0 or under >= 0):
+        switched = amenity_on(params, i) or (i == DISGUSTING_MAN and disgusting_man_on(params))
+        if not switched and i != DONKEY and (loc >= 0 or under >= 0):
             errors.append(f"{name} is in play but not switched on")
         if under >= 0 and loc != LOC_OFF:
             errors.append(f"{name} is both hidden under cell {under} and at {loc}")
