@@ -609,6 +609,9 @@ def begin_turn(state, params, p):
 def end_turn(state, params, p):
     baccatio_check(state, params, p)
     heroes_check(state, params)
+    cid = hero_token(state, EL_CID)
+    if cid >= 0 and state[U_CID_DEAD + TOKEN_OWNER[cid]] != 0:
+        drop_coins(state, cid)  # [R] "unable to take or carry Coins in his cold dead hands"
     # [R "Louis IX"] "Dies of amebiasis (if anyone leaves the Latrine dirty at the end of
     # the turn)": river.py's Latrine, read after river's end-of-turn hook.
     lo = hero_token(state, LOUIS)
