@@ -225,3 +225,18 @@ def test_invariants_catch_a_broken_deck():
     s = g.new_state(seed=1)
     s[W.W_NEXT] = 9
     assert any("cursor" in e for e in g.check_invariants(s))
+
+
+def test_sand_storm_blinds_saracen_archers_too():
+    """Our reading of "Archers": the Saracen archer kinds are blinded as well."""
+    board = {"e4": "sav", "d4": "sg", "e6": "1P", "e7": "1P", "h8": "0F", "h9": "0F"}
+    g, s = position(board, "seat=0 ap=7 phase=saracen", weather="passive", rain_sand=True)
+    play(g, s, "cell e4")
+    assert "strike S" in legal(g, s)
+    sand = "campaign weather_card=4"
+    g, s = position(
+        board, "seat=0 ap=7 phase=saracen", campaign=sand, weather="passive", rain_sand=True
+    )
+    play(g, s, "cell e4")
+    opts = legal(g, s)
+    assert "strike S" not in opts and "cell d5" in opts  # blind, but it moves
