@@ -211,6 +211,20 @@ def spawn_options(state, params, out, first_only):
 
 # ------------------------------------------------------------------ one selection
 @jit
+def strike_options(state, params, c, p, army_ok, out, first_only):
+    """Mark STRIKE(d) for every direction the unit on c may strike toward; count (with
+    ``first_only``, stop at the first)."""
+    n = 0
+    for d in range(4):
+        if classify_strike(state, params, c, d, p, army_ok) != STRIKE_NONE:
+            out[STRIKE0 + d] = 1
+            n += 1
+            if first_only:
+                return n
+    return n
+
+
+@jit
 def crusader_options(state, params, c, out, first_only, army_bands):
     """Follow-ups of an own Crusader in the army phase."""
     p = state[CUR]
@@ -231,10 +245,11 @@ def crusader_options(state, params, c, out, first_only, army_bands):
         if params[P_CAMPAIGN] == 0 or H.may_place(state, params, c, p):
             out[HEAL] = 1
             n += 1
+    if first_only and n > 0:
+        return n
+    # first_only answers "is there any?": cheap coin checks first, each loop stops early
+    room = free_capacity(state, t) > 0
     for d in range(4):
-        if classify_strike(state, params, c, d, p, True) != STRIKE_NONE:
-            out[STRIKE0 + d] = 1
-            n += 1
         nb = NEIGH[c, d]
         if nb < 0:
             continue
@@ -242,9 +257,12 @@ def crusader_options(state, params, c, out, first_only, army_bands):
             if params[P_CAMPAIGN] == 0 or H.may_give(state, params, c, nb, p):
                 out[GIVE0 + d] = 1
                 n += 1
-        if free_capacity(state, t) > 0 and state[BOARD + nb] < 0 and state[GROUND + nb] > 0:
+        if room and state[BOARD + nb] < 0 and state[GROUND + nb] > 0:
             out[TAKE0 + d] = 1
             n += 1
+        if first_only and n > 0:
+            return n
+    n += strike_options(state, params, c, p, True, out, first_only)
     if first_only and n > 0:
         return n
     if params[P_CAMPAIGN] != 0 and not H.may_move(state, params, t, p):
@@ -272,11 +290,7 @@ def saracen_options(state, params, c, out, first_only, saracen_bands):
     n += add_moves(state, params, c, True, out, first_only, saracen_bands)
     if first_only and n > 0:
         return n
-    for d in range(4):
-        if classify_strike(state, params, c, d, p, False) != STRIKE_NONE:
-            out[STRIKE0 + d] = 1
-            n += 1
-    return n
+    return n + strike_options(state, params, c, p, False, out, first_only)
 
 
 @jit
@@ -303,11 +317,7 @@ def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
     if is_saracen(t):
         return saracen_options(state, params, c, out, first_only, saracen_bands)
     if is_quarter(state, t):
-        for d in range(4):
-            if classify_strike(state, params, c, d, p, False) != STRIKE_NONE:
-                out[STRIKE0 + d] = 1
-                n += 1
-        return n
+        return strike_options(state, params, c, p, False, out, first_only)
     # a Refugee: moves with an army band (army phase) or a Saracen band
     if not refugee_movable(state, params, c) and not is_amenity(t):
         return 0  # Field Amenities may leave a camp [R Part 2 "Disgusting Man"] (Campaign)
