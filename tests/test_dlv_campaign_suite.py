@@ -22,6 +22,9 @@ from crusadegym.core.deus_lo_vult.campaign.config import CampaignConfig, preset_
 from crusadegym.core.deus_lo_vult.campaign.presets import game_from_options
 from crusadegym.core.deus_lo_vult.campaign.tables import PRESETS
 from crusadegym.core.records import make_replay, replay, replay_from_json
+from crusadegym.envs import register_envs
+
+register_envs()  # the Gymnasium/PettingZoo ids, whichever test runs first
 
 CAMPAIGN = "deus_lo_vult_campaign"
 SHORT = {"battles": 2, "max_turns": 8}
@@ -235,7 +238,7 @@ def test_soak_slice_over_every_preset(tmp_path):
 
 def test_heuristic_values_glory_and_plays_campaign_actions():
     from crusadegym.agents.heuristics import action_values, get_heuristic, value_kernel
-    from crusadegym.core.deus_lo_vult.layout import N_DUEL_ACTIONS
+    from crusadegym.core.deus_lo_vult.campaign.layout import N_DUEL_ACTIONS
 
     heuristic = get_heuristic(CAMPAIGN)
     assert heuristic.game == CAMPAIGN
