@@ -272,10 +272,11 @@ def test_heuristic_values_glory_and_plays_campaign_actions():
 def test_agents_play_a_preset_campaign(agents):
     from crusadegym.agents.arena import run_arena
 
-    result = run_arena(CAMPAIGN, list(agents), games_per_lineup=1, progress=False,
-                       options={"preset": "kyivan", "battles": 1, "max_turns": 6})  # fmt: skip
-    assert len(result["records"]) == 2
-    assert all(r["steps"] > 0 for r in result["records"])
+    result = run_arena(CAMPAIGN, list(agents), games_per_lineup=2, progress=False,
+                       options={"preset": "kyivan", "battles": 1, "max_turns": 4})  # fmt: skip
+    records = result["records"]
+    assert len(records) == 2 and {tuple(r["seats"]) for r in records} == {agents, agents[::-1]}
+    assert all(r["steps"] > 0 and sorted(r["returns"]) in ([-1, 1], [0, 0]) for r in records)
 
 
 def test_arena_and_play_command_lines_take_a_preset(tmp_path, capsys):
