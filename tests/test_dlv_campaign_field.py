@@ -305,6 +305,22 @@ def test_random_campaigns_with_every_field_amenity_keep_the_invariants(reveal):
             )
 
 
+def test_random_campaigns_with_every_amenity_on_the_board_keep_the_invariants():
+    """Random play rarely empties a quarter, so the amenities are put on the board first
+    (next to their quarters) to exercise the Dog, Gallows, Cat and Disgusting Man."""
+    g = game(None, amenities=FIELD, players=3, max_turns=40, battles=1)
+    rng = np.random.default_rng(4)
+    for i in range(2):
+        s = g.new_state(seed=300 + i)
+        for k in range(T.N_AMENITY_KINDS):
+            if s[F.F_UNDER + k] >= 0:
+                F.put(s, g.params, k, int(s[F.F_UNDER + k]))
+        assert all(v == -1 for v in field(s, "field_under"))
+        while not (g.is_terminal(s) or g.is_truncated(s)):
+            assert not g.check_invariants(s)
+            g.step(s, int(rng.choice(g.legal_actions(s))))
+
+
 def test_random_campaigns_several_rounds_per_battle():
     g = game(None, amenities=FIELD, max_turns=40, battles=1, jerusalem=False, rounds=3)
     _finals(g, 3, seed=5)
