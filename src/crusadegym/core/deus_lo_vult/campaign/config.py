@@ -112,6 +112,11 @@ class CampaignConfig(DuelConfig):
         for name in ("amenities", "heroes", "factions"):  # JSON gives lists back
             if isinstance(getattr(self, name), list):
                 object.__setattr__(self, name, tuple(getattr(self, name)))
+        # a preset by name fills every option still at its default (make_game(..., preset=))
+        defaults = {f.name: f.default for f in fields(type(self))}
+        for name, value in CT.PRESETS.get(self.preset, {}).items():
+            if getattr(self, name) == defaults[name]:
+                object.__setattr__(self, name, value)
 
         def choice(name: str, allowed: tuple) -> None:
             if getattr(self, name) not in allowed:

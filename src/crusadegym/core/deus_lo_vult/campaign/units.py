@@ -78,6 +78,7 @@ from ..pieces import (
     place_token,
 )
 from ..purgatory import LETHAL, damage, kill, remove_from_board
+from . import battle as B
 from . import field, river
 from . import tables as CT
 from .config import P_FACTION, P_HERO, P_WAR_ENGINES, amenity_slot
@@ -825,7 +826,7 @@ def captive_price(state):
 def apply_turn_extra(state, params, a):
     p = state_cur(state)
     if a == A_SOBER_COIN:
-        state[SCORE + p] -= SOBER_PRICE
+        B.pay_coins(state, p, SOBER_PRICE)
         state[TOK_SIDE + ENGINEER_TOKEN] = SOBER
     elif a == A_SOBER_MOVE:
         state[AP] -= 1
@@ -839,7 +840,7 @@ def apply_turn_extra(state, params, a):
                 state[PURG + T.PURGATORY_SLOTS - 1] = -1
                 break
         state[TOK_LOC + u] = LOC_RESERVE
-        state[SCORE + p] -= RANSOM_PRICE
+        B.pay_coins(state, p, RANSOM_PRICE)
         state[U_RANSOMED + p] = 1
     elif a == A_REDEEM:
         q = captor_of(state, p)
