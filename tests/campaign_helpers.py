@@ -10,18 +10,16 @@ helpers, through the checked API of the ``deus_lo_vult_campaign`` game.
 from __future__ import annotations
 
 import numpy as np
-from dlv_helpers import grid
+from dlv_helpers import at, grid, legal, play, token  # game-agnostic, shared with the Duel
 
 from crusadegym.core import Game
-from crusadegym.core.deus_lo_vult import layout as L
-from crusadegym.core.deus_lo_vult import tables as T
-from crusadegym.core.deus_lo_vult.actions import parse_cell
 from crusadegym.core.deus_lo_vult.campaign.config import CampaignConfig, preset_config
 from crusadegym.core.deus_lo_vult.notation import parse_position
 from crusadegym.core.registry import make_game
 
 GAME = "deus_lo_vult_campaign"
 DEFAULTS = {"players": 2}
+__all__ = ["at", "config", "field", "game", "legal", "play", "position", "random_games", "token"]
 
 
 def config(preset: str | None = None, **options) -> CampaignConfig:
@@ -51,31 +49,6 @@ def position(
     text = header + "\n" + grid(fields) + ("\n" + campaign if campaign else "")
     state = parse_position(text, g.config)
     return g, state
-
-
-def play(game: Game, state: np.ndarray, *moves: str) -> np.ndarray:
-    """Apply actions written as text (each must be legal); return the summed rewards."""
-    total = np.zeros(game.num_players, np.float32)
-    for text in moves:
-        total += game.step(state, game.parse_action(text, state))
-    return total
-
-
-def legal(game: Game, state: np.ndarray) -> set[str]:
-    return {game.action_to_str(int(a), state) for a in game.legal_actions(state)}
-
-
-def token(state: np.ndarray, cell: str) -> int:
-    return int(state[L.BOARD + parse_cell(cell)])
-
-
-def at(state: np.ndarray, cell: str) -> str:
-    """'empty', or '<kind> side=<0|1> coins=<n>' for the token on a cell."""
-    t = token(state, cell)
-    if t < 0:
-        return "empty"
-    side, coins = int(state[L.TOK_SIDE + t]), int(state[L.TOK_COINS + t])
-    return f"{T.KIND_NAMES[T.TOKEN_KIND[t]]} side={side} coins={coins}"
 
 
 def field(state: np.ndarray, name: str) -> list[int]:
