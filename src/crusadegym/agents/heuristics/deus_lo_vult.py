@@ -220,14 +220,23 @@ def evaluate(state, params, out):
     """Per-seat value in [-1, 1]: tanh of (own full score - best rival material) / SCALE."""
     players = params[P_PLAYERS]
     material = np.zeros(players, np.float64)
+    full = np.zeros(players, np.float64)
     for p in range(players):
         material[p] = seat_score(state, params, p, False)
+        full[p] = seat_score(state, params, p, True)
+    versus_best_rival(material, full, out)
+
+
+@jit
+def versus_best_rival(material, full, out):
+    """out[p] = tanh((full[p] - the best rival's material) / SCALE), for every seat."""
+    players = material.shape[0]
     for p in range(players):
         rival = -np.inf
         for q in range(players):
             if q != p and material[q] > rival:
                 rival = material[q]
-        out[p] = np.tanh((seat_score(state, params, p, True) - rival) / SCALE)
+        out[p] = np.tanh((full[p] - rival) / SCALE)
 
 
 def extend(game: Game, state: np.ndarray) -> np.ndarray:

@@ -75,14 +75,11 @@ def evaluate(state, params, out):
     """Per-seat value in [-1, 1]: tanh of (own full score - best rival material) / SCALE."""
     players = params[P_PLAYERS]
     material = np.zeros(players, np.float64)
+    full = np.zeros(players, np.float64)
     for p in range(players):
         material[p] = campaign_seat_score(state, params, p, False)
-    for p in range(players):
-        rival = -np.inf
-        for q in range(players):
-            if q != p and material[q] > rival:
-                rival = material[q]
-        out[p] = np.tanh((campaign_seat_score(state, params, p, True) - rival) / SCALE)
+        full[p] = campaign_seat_score(state, params, p, True)
+    duel.versus_best_rival(material, full, out)
 
 
 def extend(game: Game, state: np.ndarray) -> np.ndarray:
