@@ -220,3 +220,15 @@ ALL_CHECKS = [
     check_observations,
     check_action_strings,
 ]
+
+
+def check_quick(game: Game) -> None:
+    """A short run of the kit for slow configs (module tests of a rule module switched
+    on): every check but the batched and compiled-playout ones, on fewer states."""
+    check_random_games(game, n_games=2)
+    check_every_legal_action_steps(game, n_states=8)
+    check_illegal_actions_rejected(game)
+    check_determinism(game)
+    check_clone_independence(game)
+    check_observations(game)
+    check_action_strings(game)

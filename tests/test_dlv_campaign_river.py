@@ -311,13 +311,7 @@ def test_random_campaigns_keep_invariants(options):
 @pytest.mark.parametrize("preset", ["kyivan", "matrimonial"])
 def test_conformance_kit_with_the_river_on(preset):
     g = game(preset, max_turns=16, battles=2)
-    kit.check_random_games(g, n_games=2)
-    kit.check_every_legal_action_steps(g, n_states=8)
-    kit.check_illegal_actions_rejected(g)
-    kit.check_determinism(g)
-    kit.check_clone_independence(g)
-    kit.check_observations(g)
-    kit.check_action_strings(g)
+    kit.check_quick(g)
 
 
 def test_invariants_catch_broken_river_tokens():
