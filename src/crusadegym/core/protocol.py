@@ -423,4 +423,6 @@ def config_from_dict(config_cls: type, data: dict) -> Any:
             f"unknown option(s) for {config_cls.__name__}: {sorted(unknown)}; "
             f"valid: {sorted(names)}"
         )
+    if hasattr(config_cls, "from_options"):  # a config class that expands named presets
+        return config_cls.from_options(data)
     return config_cls(**data)

@@ -112,11 +112,6 @@ class CampaignConfig(DuelConfig):
         for name in ("amenities", "heroes", "factions"):  # JSON gives lists back
             if isinstance(getattr(self, name), list):
                 object.__setattr__(self, name, tuple(getattr(self, name)))
-        # a preset by name fills every option still at its default (make_game(..., preset=))
-        defaults = {f.name: f.default for f in fields(type(self))}
-        for name, value in CT.PRESETS.get(self.preset, {}).items():
-            if getattr(self, name) == defaults[name]:
-                object.__setattr__(self, name, value)
 
         def choice(name: str, allowed: tuple) -> None:
             if getattr(self, name) not in allowed:
@@ -206,6 +201,15 @@ class CampaignConfig(DuelConfig):
                 )
 
 
+def _from_options(cls: type, options: dict[str, Any]) -> CampaignConfig:
+    """``make_game``'s way in (``protocol.config_from_dict``): ``preset=<name>`` builds the
+    preset's contents, the other options overriding them (see :func:`preset_config`)."""
+    if options.get("preset") in CT.PRESETS:
+        rest = {k: v for k, v in options.items() if k != "preset"}
+        return preset_config(options["preset"], **rest)
+    return cls(**options)
+
+
 def preset_config(preset: str = "plain", **options: Any) -> CampaignConfig:
     """A :class:`CampaignConfig` from a Conventional Preset by name, plus overrides."""
     if preset not in CT.PRESETS:
@@ -251,3 +255,6 @@ def make_params(cfg: CampaignConfig) -> np.ndarray:
     p[P_DEED_SWAP_PRICE] = cfg.deed_swap_price
     p[P_COMMON_DEED] = int(cfg.common_deed)
     return p
+
+
+CampaignConfig.from_options = classmethod(_from_options)

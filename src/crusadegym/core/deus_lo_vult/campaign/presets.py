@@ -2,10 +2,10 @@
 Presets/Builds"]: the one place the envs, the soak, the arena and the CLI turn
 ``preset="kyivan"`` into the Campaign game.
 
-``make_game("deus_lo_vult_campaign", preset="kyivan")`` would only *label* a plain
-Campaign (``CampaignConfig.preset`` is the record of the name); :func:`game_from_options`
-builds the preset's contents via :func:`.config.preset_config`, the other options
-overriding the preset's.
+``make_game("deus_lo_vult_campaign", preset="kyivan")`` builds the preset too (through
+``CampaignConfig.from_options``); :func:`game_from_options` adds the Duel's name:
+``preset=`` given with ``deus_lo_vult`` means the Campaign. Both build the preset's
+contents via :func:`.config.preset_config`, the other options overriding the preset's.
 """
 
 from __future__ import annotations
