@@ -300,3 +300,20 @@ def test_puct_searches_determinized_roots_only(monkeypatch):
     assert all(not np.array_equal(r, s) for r in roots)
     assert all(np.array_equal(g.observe(r, seat), g.observe(s, seat)) for r in roots)
     assert not any(np.array_equal(x, s) for x in seen)  # no node is the true state
+
+
+def test_puct_agent_spec_builds_the_search_for_arena_and_play(tmp_path):
+    """``puct:PATH[:key=value]`` in the registry is the PUCT agent the arena and play load."""
+    from crusadegym.agents.registry import make_agent
+    from crusadegym.training.puct import PUCTAgent
+
+    path = FastPPO(tiny_args()).save(str(tmp_path / "p.zip"))
+    agent = make_agent(f"puct:{path}:simulations=8:determinizations=2", seed=3)
+    assert isinstance(agent, PUCTAgent) and agent.name.startswith("puct:")
+    assert (agent.simulations, agent.determinizations) == (8, 2)
+    game = make_game("tiny_tictactoe")
+    state = game.new_state(0)
+    assert game.legal_mask(state)[select_action(agent, game, state)]
+    for bad in ("puct:", f"puct:{path}:sims=8", "puct:simulations=8"):
+        with pytest.raises(ValueError):
+            make_agent(bad)

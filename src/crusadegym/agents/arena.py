@@ -304,10 +304,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def pin_torch_threads(specs: list[str], threads: int) -> None:
-    """Give torch ``threads`` CPU threads when a ``policy:`` agent will play here."""
+    """Give torch ``threads`` CPU threads when a ``policy:`` or ``puct:`` agent plays here."""
     if threads < 1:
         raise ValueError(f"--torch-threads must be >= 1, got {threads}")
-    if any(spec.startswith("policy:") for spec in specs):
+    if any(spec.startswith(("policy:", "puct:")) for spec in specs):
         import torch
 
         torch.set_num_threads(threads)

@@ -71,10 +71,12 @@ def parse_learned(pairs: list[str] | None) -> dict[str, list[str]]:
 
 
 def _label(spec: str) -> str:
-    """A short table label: ``policy:runs/x/final.zip`` -> ``policy:x/final.zip``."""
-    if spec.startswith("policy:"):
-        path = spec.removeprefix("policy:")
-        return "policy:" + "/".join(path.split(os.sep)[-2:])
+    """A short table label: ``policy:runs/x/final.zip`` -> ``policy:x/final.zip`` (and
+    the same for ``puct:``, whose options follow the path)."""
+    for kind in ("policy:", "puct:"):
+        if spec.startswith(kind):
+            path, *options = spec.removeprefix(kind).split(":")
+            return kind + ":".join(["/".join(path.split(os.sep)[-2:]), *options])
     return spec.replace("mcts:iterations=", "mcts-")
 
 

@@ -2,8 +2,11 @@
 
 An agent spec is ``name`` or ``name:key=value:key=value`` (values parsed as int,
 float, ``none`` or text), e.g. ``mcts:iterations=400:rollout_depth=60``. The
-spec ``policy:PATH`` loads a MaskablePPO checkpoint (:mod:`.neural`); ``human``
-reads moves from stdin (:mod:`.human`); ``pretrained`` is the shipped policy.
+spec ``policy:PATH`` loads a MaskablePPO checkpoint (:mod:`.neural`);
+``puct:PATH[:key=value...]`` searches with that checkpoint's prior and value
+(:class:`crusadegym.training.puct.PUCTAgent`, options ``simulations``, ``c_puct``,
+``determinizations``); ``human`` reads moves from stdin (:mod:`.human`); ``pretrained``
+is the shipped policy.
 """
 
 from __future__ import annotations
@@ -45,11 +48,14 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         from .neural import load_policy_agent
 
         agent = load_policy_agent(spec.removeprefix("policy:"), seed=seed)
+    elif spec.startswith("puct:"):
+        agent = _puct_agent(spec, seed)
     else:
         name, options = parse_agent_spec(spec)
         if name not in AGENT_TYPES:
             raise ValueError(
-                f"unknown agent {name!r}; built-in: {sorted(AGENT_TYPES)} or policy:PATH.zip"
+                f"unknown agent {name!r}; built-in: {sorted(AGENT_TYPES)}, policy:PATH.zip "
+                "or puct:PATH.zip"
             )
         try:
             agent = AGENT_TYPES[name](seed=seed, **options)
@@ -57,3 +63,17 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
             raise ValueError(f"bad options for agent {name!r}: {e}") from e
     agent.name = spec
     return agent
+
+
+def _puct_agent(spec: str, seed: int) -> Agent:
+    """``puct:PATH[:key=value...]``: PUCT search over a checkpoint (needs the train extra)."""
+    path, *parts = spec.removeprefix("puct:").split(":")
+    if not path or "=" in path:
+        raise ValueError(f"bad agent spec {spec!r}; expected puct:PATH.zip[:simulations=N]")
+    _, options = parse_agent_spec("puct:" + ":".join(parts)) if parts else ("puct", {})
+    from crusadegym.training.puct import PUCTAgent
+
+    try:
+        return PUCTAgent(path, seed=seed, **options)
+    except TypeError as e:
+        raise ValueError(f"bad options for agent 'puct': {e}") from e
