@@ -36,6 +36,7 @@ P_RAIN_SAND = PB_WEATHER + 1
 P_WEATHER_DEAL = PB_WEATHER + 2  # index in tables.WEATHER_DEALS
 # river.py / field.py: one on/off slot per amenity, in AMENITY_NAMES order
 P_AMENITY = PB_RIVER + 0  # [len(AMENITY_NAMES)] (spans into the FIELD block's start)
+P_GRAVE_RESTORE = PB_RIVER + 12  # index in tables.GRAVE_RESTORES (gravediggers.py)
 P_FIELD_OPTS = PB_FIELD + 0  # free slots for field.py options
 P_FIELD_REVEAL = P_FIELD_OPTS + 0  # index in tables.FIELD_REVEALS (field.py)
 # units.py
@@ -48,7 +49,7 @@ P_DEEDS_VISIBLE = PB_DEEDS + 1
 P_DEED_SWAP_PRICE = PB_DEEDS + 2  # coins to drop a Deed and draw another
 P_COMMON_DEED = PB_DEEDS + 3  # a common Quest each Battle
 
-assert P_AMENITY + len(CT.AMENITY_NAMES) <= PB_FIELD + 4
+assert P_AMENITY + len(CT.AMENITY_NAMES) <= P_GRAVE_RESTORE < PB_FIELD
 GAUNTLET_NONE, GAUNTLET_REFUGEES, GAUNTLET_HOLIER, GAUNTLET_FONS = range(len(CT.GAUNTLETS))
 WEATHER_OFF, WEATHER_ACTIVE, WEATHER_PASSIVE = range(len(CT.WEATHER_MODES))
 COINS_PER_GLORY = 5  # [R] "5 coins = 1 Glory Point"
@@ -80,6 +81,9 @@ class CampaignConfig(DuelConfig):
     Starting the Battle"]; refugee_glory: False plays Refugees Welcome! as the coin
     exchange only [R "only without Glory Points if you have the Deck of Deed"]. preset:
     the name the config was built from (``preset_config``), for the record.
+    gravediggers_restore: the Unit the Gravediggers save comes back as it was before the
+    fatal blow ("before") or on its weak side ("weak"): ``tables.GRAVE_RESTORES``
+    (gravediggers.py).
     """
 
     deployment: str = "campaign"  # [R] "Campaign: no pre-deployed Units in Camps"
@@ -98,6 +102,7 @@ class CampaignConfig(DuelConfig):
     weather_deal: str = "round"
     amenities: tuple = ()
     field_reveal: str = "vacated"
+    gravediggers_restore: str = "before"
     war_engines: bool = False
     heroes: tuple = ()
     factions: tuple = ()
@@ -133,6 +138,7 @@ class CampaignConfig(DuelConfig):
         choice("gauntlet", CT.GAUNTLETS)
         choice("weather", CT.WEATHER_MODES)
         choice("field_reveal", CT.FIELD_REVEALS)
+        choice("gravediggers_restore", CT.GRAVE_RESTORES)
         choice("weather_deal", CT.WEATHER_DEALS)
         if self.rain_sand and self.weather != "passive":
             raise ValueError(
@@ -243,6 +249,7 @@ def make_params(cfg: CampaignConfig) -> np.ndarray:
     for name in cfg.amenities:
         p[amenity_slot(name)] = 1
     p[P_FIELD_REVEAL] = CT.FIELD_REVEALS.index(cfg.field_reveal)
+    p[P_GRAVE_RESTORE] = CT.GRAVE_RESTORES.index(cfg.gravediggers_restore)
     p[P_WAR_ENGINES] = int(cfg.war_engines)
     for seat in range(4):
         hero = cfg.heroes[seat] if seat < len(cfg.heroes) else CT.NO_HERO

@@ -3,7 +3,9 @@ whole Campaign, Battle after Battle) [R Part 2].
 
 The kernels wrap the Duel's: the Duel's mask and step for ids below 175, the modules'
 Campaign actions (``extras.py``) above, and the flow between Battles (``flow.py``)
-whenever the Duel part ends.
+whenever the Duel part ends. With the Gravediggers, a step may open a reaction window
+(``gravediggers.py``): the dead Unit's seat becomes the current player until it buries
+another Unit or passes.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ..turns import step as duel_step
 from . import battle as B
 from . import determinize, flow, observe
 from . import extras as X
+from . import gravediggers as GD
 from .config import P_MAX_BATTLES, CampaignConfig, make_params
 from .layout import CAMPAIGN_STATE_SIZE, N_CAMPAIGN_ACTIONS, N_DUEL_ACTIONS
 
@@ -33,7 +36,11 @@ NC = T.N_CELLS
 
 @jit
 def legal_mask(state, params, out):
-    """The Duel's mask over ids < 175, then the Campaign actions; returns the count."""
+    """The Duel's mask over ids < 175, then the Campaign actions; returns the count. In
+    a Gravediggers window: "bury <cell>" (``CELL(c)``) or "gravediggers pass" only."""
+    if GD.pending(state, params):
+        out[:] = 0
+        return GD.reaction_mask(state, params, out)
     n = duel_legal_mask(state, params, out[:N_DUEL_ACTIONS])
     out[N_DUEL_ACTIONS:] = 0
     if state[OVER] != 0 or state[PHASE] == PH_PICK:
@@ -52,8 +59,18 @@ def legal_mask(state, params, out):
 
 @jit
 def step(state, params, action, rewards):
-    """Apply one legal action; a Battle's end leads to the next Battle or the result."""
-    if action < N_DUEL_ACTIONS:
+    """Apply one legal action; a Battle's end leads to the next Battle or the result.
+    With the Gravediggers the action's deaths may open a window (``gravediggers.py``)."""
+    grave = GD.on(params)
+    before = state[:0].copy()
+    if grave:
+        before = state.copy()
+    if grave and state[GD.G_SEAT] != 0:
+        state[STEP] += 1
+        if GD.react(state, params, action):
+            before = state.copy()  # the turn's end may kill: queued below
+            end_turn(state, params)
+    elif action < N_DUEL_ACTIONS:
         duel_step(state, params, action, rewards)
     else:
         state[STEP] += 1
@@ -70,6 +87,8 @@ def step(state, params, action, rewards):
                 advance_setup(state, params)
             elif state[AP] <= 0:
                 end_turn(state, params)
+    if grave and before[GD.G_SEAT] == 0:
+        GD.after_step(state, params, before)
     if state[OVER] != 0 and state[B.C_OVER] == 0:
         flow.end_battle(state, params)
     rewards[:] = 0.0
@@ -97,6 +116,8 @@ def _sizes(params: np.ndarray) -> dict:
 def action_to_str(action: int, state: np.ndarray | None = None, params=None) -> str:
     """The Duel's names below 175, the modules' names above (``extras.ACTION_NAMES``)."""
     a = int(action)
+    if 0 <= a < NC and state is not None and params is not None and GD.pending(state, params):
+        return f"{GD.BURY_WORD} {DA.cell_name(a)}"
     if a < N_DUEL_ACTIONS:
         return DA.action_to_str(a, state, params)
     if a in X.ACTION_NAMES:
@@ -113,6 +134,8 @@ def parse_action(text: str, state: np.ndarray | None = None, params=None) -> int
         if name == key:
             return a
     words = key.split()
+    if len(words) == 2 and words[0] == GD.BURY_WORD:
+        return DA.CELL0 + DA.parse_cell(words[1])
     if len(words) == 2 and words[0] == "campaign" and words[1].isdigit():
         a = int(words[1])
         if N_DUEL_ACTIONS <= a < N_CAMPAIGN_ACTIONS:

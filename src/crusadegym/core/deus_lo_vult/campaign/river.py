@@ -1,6 +1,7 @@
 """River Amenities [R Part 2 "River Amenities" and each one's section]: Latrine and
-Cholera, Pillory and Bacchanalia, Surgeon, Salutificatio and the Donkey (Gravediggers:
-not built yet, see ``docs/rules/deus_lo_vult.md``, "River Amenities").
+Cholera, Pillory and Bacchanalia, Surgeon, Salutificatio and the Donkey; the
+Gravediggers' reaction window is ``gravediggers.py`` (wired in here: switch, Battle
+start, turn start, fields, observation, checks).
 
 [R] "These Amenities are accessible for all players ... they have a "ready" and a
 "used" side. Active Player spends an extra coin or a move to rearm the used Amenity":
@@ -75,6 +76,7 @@ from ..pieces import (
     is_refugee,
     place_token,
 )
+from . import gravediggers as GD
 from .battle import C_COIN_BALANCE, pay_coins
 from .config import amenity_slot
 from .layout import A_RIVER, CB_RIVER, CB_RIVER_SIZE
@@ -105,7 +107,7 @@ R_RIVAL_REFUGEES = CB_RIVER + 14  # Refugees in the mover's rivals' Camps (last 
 R_PILLORY = CB_RIVER + 15  # READY / USED
 R_BACCATIO = CB_RIVER + 16  # [4] Baccatio card next to a seat: LOCAL | TOTAL bits
 R_END = CB_RIVER + 20
-assert R_END <= CB_RIVER + CB_RIVER_SIZE
+assert R_END <= GD.G_SIDE and GD.G_END <= CB_RIVER + CB_RIVER_SIZE
 
 # actions
 A_CLEAN_MOVE = A_RIVER + 0
@@ -127,6 +129,7 @@ ACTION_NAMES = {
     A_PILLORY_COIN: "pillory coin",
     A_PILLORY_MOVES: "pillory moves",
 }
+ACTION_NAMES.update(GD.ACTION_NAMES)
 for _d in range(4):
     ACTION_NAMES[A_DONKEY0 + _d] = "summon donkey " + T.DIR_NAMES[_d].lower()
 
@@ -139,6 +142,7 @@ FIELDS: dict[str, tuple[int, int]] = {
     "rival_refugees": (R_RIVAL_REFUGEES, 1),
     "pillory": (R_PILLORY, 1),
     "baccatio": (R_BACCATIO, 4),
+    **GD.FIELDS,
 }
 """Notation fields ``name -> (state offset, length)`` (``campaign/notation.py``)."""
 
@@ -152,6 +156,7 @@ def any_on(params):
         or params[P_SURGEON] != 0
         or params[P_SALUT] != 0
         or params[P_PILLORY] != 0
+        or params[GD.P_GRAVE] != 0
     )
 
 
@@ -256,6 +261,7 @@ def start_battle(state, params):
     state[R_PILLORY] = READY
     for p in range(4):
         state[R_BACCATIO + p] = 0
+    GD.start_battle(state)
 
 
 @jit
@@ -265,6 +271,8 @@ def begin_turn(state, params, p):
     if params[P_SALUT] != 0:
         state[R_SALUT_DUE + p] = 0
         state[R_RIVAL_REFUGEES] = rival_camp_refugees(state, params, p)
+    if GD.on(params):
+        GD.begin_turn(state, p)
 
 
 @jit
@@ -487,7 +495,8 @@ def apply_unit_extra(state, params, c, a):
 def observe(state, params, player, out, o):
     """Scalars (``layout.OS_RIVER``): Latrine filthy, Surgeon used, Donkey on the board,
     own Refugees due, then per relative seat: Cholera [4 + r], coins on Salutificatio / 5
-    [8 + r]; Pillory used [12]; a Baccatio card per relative seat [13 + r]."""
+    [8 + r]; Pillory used [12]; a Baccatio card per relative seat [13 + r]; the
+    Gravediggers from [17] (``gravediggers.observe``)."""
     players = params[P_PLAYERS]
     out[o + 0] = state[R_LATRINE]
     out[o + 1] = state[R_SURGEON]
@@ -499,6 +508,7 @@ def observe(state, params, player, out, o):
         out[o + 8 + r] = min(state[R_SALUT + q] / 5.0, 1.0)
         out[o + 13 + r] = 1.0 if state[R_BACCATIO + q] != 0 else 0.0
     out[o + 12] = state[R_PILLORY]
+    GD.observe(state, params, player, out, o + GD.OBS_AT)
 
 
 def check(state, params) -> list[str]:
@@ -520,4 +530,4 @@ def check(state, params) -> list[str]:
         errors.append(f"Donkey on cell {loc} without Salutificatio or off its cell")
     if params[P_PILLORY] == 0 and any(state[R_BACCATIO + p] for p in range(4)):
         errors.append("a Baccatio card without the Pillory")
-    return errors
+    return errors + GD.check(state, params)

@@ -30,6 +30,9 @@ AMENITY_NAMES = tuple(a[0] for a in AMENITIES)
 # When a Field Amenity under a City Quarter comes out (field.py; the rulebook is silent):
 # once the quarter's cell is empty, or at once beside it when the quarter flips.
 FIELD_REVEALS = ("vacated", "flipped")
+# How the Gravediggers restore the killed Unit (gravediggers.py; the rulebook is silent): as it
+# was before the fatal blow, or on its weak side.
+GRAVE_RESTORES = ("before", "weak")
 RIVER_AMENITIES = tuple(a[0] for a in AMENITIES if a[1] == "river")
 FIELD_AMENITIES = tuple(a[0] for a in AMENITIES if a[1] == "field")
 
