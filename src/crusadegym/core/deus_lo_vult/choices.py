@@ -34,7 +34,7 @@ from .bands import (
     refugee_movable,
     stampede_scan,
 )
-from .campaign import hooks as H
+from .campaign import hookpoints as H
 from .coins import give_ok
 from .combat import STRIKE_NONE, classify_strike
 from .config import (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..jit import jit
 from . import tables as T
-from .campaign import hooks as H
+from .campaign import hookpoints as H
 from .coins import plunder, steal
 from .config import (
     DBL_SHIELD_WOUND,

@@ -12,7 +12,7 @@ import numpy as np
 from .. import rng as R
 from ..jit import jit
 from . import tables as T
-from .campaign import hooks as H
+from .campaign import hookpoints as H
 from .choices import any_deploy
 from .config import (
     DEPLOY_CAMPAIGN,

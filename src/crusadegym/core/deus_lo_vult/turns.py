@@ -26,7 +26,7 @@ from .actions import (
     WITHDRAW,
 )
 from .bands import add_moves, apply_stampede, label_bands, stampede_scan_near
-from .campaign import hooks as H
+from .campaign import hookpoints as H
 from .choices import reserve_token
 from .coins import do_give, pick_up, take_from
 from .combat import do_strike

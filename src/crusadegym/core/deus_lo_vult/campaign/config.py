@@ -229,9 +229,16 @@ def preset_config(preset: str = "plain", **options: Any) -> CampaignConfig:
     return CampaignConfig(preset=preset, **merged)
 
 
+PARAMS_DTYPE = np.int32
+"""A Campaign's params dtype. The Duel's are ``int64``: the dtype tells the compiler which
+game a kernel is compiled for, so Duel kernels never contain Campaign code
+(:mod:`.hookpoints`). Every value fits (counts, cell and option indices)."""
+
+
 def make_params(cfg: CampaignConfig) -> np.ndarray:
-    """The Duel's params with ``P_CAMPAIGN`` = 1, then every module's params block."""
-    p = np.zeros(N_CAMPAIGN_PARAMS, np.int64)
+    """The Duel's params with ``P_CAMPAIGN`` = 1, then every module's params block, as
+    :data:`PARAMS_DTYPE`."""
+    p = np.zeros(N_CAMPAIGN_PARAMS, PARAMS_DTYPE)
     p[: P_CAMPAIGN + 1] = make_duel_params(cfg)
     p[P_CAMPAIGN] = 1
     p[P_BATTLES] = cfg.battles
