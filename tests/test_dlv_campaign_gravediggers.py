@@ -176,6 +176,23 @@ def test_saracens_and_units_in_a_rival_camp_open_no_window_but_flip_the_side_bac
     assert g.current_player(s) == 1
 
 
+def test_a_killed_barbarossa_retreats_his_army_first_so_nobody_is_left_to_bury():
+    """Our order: the death's own effects resolve before the window. [R "Barbarossa"]
+    "Whenever he is killed, all Sacrum Imperium Romanum units on board must immediately
+    retreat": no Unit of his seat is left in play, so no window. A Cavalry in his place
+    is saved."""
+    hre = {"heroes": ("friedrich_barbarossa", ""), "factions": ("sacrum_imperium_romanum", "")}
+    header = "seat=1 ap=7 phase=army score=1,0"
+    board = {"e5": "sfv", "e6": "0C'>", "e7": "0P", "h8": "0K"}
+    g, s = position(board, header, **GRAVE, **hre)
+    play(g, s, "cell e5", "strike S")
+    assert window_open(g, s) and g.current_player(s) == 0
+    g, s = position({**board, "e6": "0Z'>"}, header, **GRAVE, **hre)
+    play(g, s, "cell e5", "strike S")
+    assert not window_open(g, s) and g.current_player(s) == 1
+    assert at(s, "h8") == "empty" and field(s, "gravediggers") == [GD.READY]
+
+
 # ------------------------------------------------------------------ notation, view
 def test_a_position_with_an_open_window_parses_back_from_its_render():
     g, s = kill_knight()
@@ -213,11 +230,18 @@ def test_invariants_catch_a_broken_window():
 
 
 # ------------------------------------------------------------------ random play, kit
-def test_random_campaigns_reach_the_window_and_keep_invariants():
-    """Random second_crusade Campaigns, each seat given 3 secured coins at the start
-    (random play hardly ever secures one): windows open, bury and pass are both played,
-    invariants hold on every state."""
-    g = game("second_crusade", max_turns=60, battles=2)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"preset": "second_crusade"},
+        {"amenities": ("gravediggers", "surgeon"), "gauntlet": "fons_honorum", "deeds": True},
+    ],
+)
+def test_random_campaigns_reach_the_window_and_keep_invariants(options):
+    """Random Campaigns (second_crusade; with Fons Honorum kill counts and Deeds), each
+    seat given 3 secured coins at the start (random play hardly ever secures one):
+    windows open, bury and pass are both played, invariants hold on every state."""
+    g = game(max_turns=60, battles=2, **options)
     rng = np.random.default_rng(1)
     chosen = {"bury": 0, "pass": 0}
     for i in range(12):
