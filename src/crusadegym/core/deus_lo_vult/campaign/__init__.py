@@ -7,19 +7,20 @@ Campaign's (``layout.py``). The Duel kernels call :mod:`.hooks` only where
 ``params[P_CAMPAIGN] != 0``, so with every module off (every Duel) they run exactly as
 before; ``tests/test_dlv_golden.py`` holds them to that.
 
-=================  ===========================================================
-module             rule family (sections of Part 2)
-=================  ===========================================================
-``battle.py``      Battles, Glory, what carries over, the Jerusalem setup
-``gauntlets.py``   Refugees Welcome!, Holier Than Thou (+ Penance), Fons Honorum
-``deeds.py``       Decks of Deeds: quest / reward / scourge (stand-in deck)
-``weather.py``     Weather Mode: Heat, Cold, Rain, Sand Storm (active, passive)
-``river.py``       River Amenities: Latrine/Cholera, Pillory/Bacchanalia,
-                   Surgeon, Gravediggers, Salutificatio/Donkey
-``field.py``       Field Amenities: Cat/Rats, Dog, Gallows, Disgusting Man,
-                   Engineer, Hidden Stash, Flagellant cortege
-``units.py``       War Engines and Heroes
-=================  ===========================================================
+===================  ==============================================================
+module               rule family (sections of Part 2)
+===================  ==============================================================
+``battle.py``        Battles, Glory, what carries over, the Jerusalem setup
+``gauntlets.py``     Refugees Welcome!, Holier Than Thou (+ Penance), Fons Honorum
+``deeds.py``         Decks of Deeds: quest / reward / scourge (stand-in deck)
+``weather.py``       Weather Mode: Heat, Cold, Rain, Sand Storm (active, passive)
+``river.py``         River Amenities: Latrine/Cholera, Pillory/Bacchanalia,
+                     Surgeon, Gravediggers, Salutificatio/Donkey
+``gravediggers.py``  the Gravediggers' reaction window (from ``game.step``)
+``field.py``         Field Amenities: Cat/Rats, Dog, Gallows, Disgusting Man,
+                     Engineer, Hidden Stash, Flagellant cortege
+``units.py``         War Engines and Heroes
+===================  ==============================================================
 
 This package's ``__init__`` imports nothing: the Duel kernels import :mod:`.hooks`, and
 the hook modules may import only the Duel's low-level modules (``tables``, ``layout``,
