@@ -36,7 +36,7 @@ from .bands import (
 )
 from .campaign import hookpoints as H
 from .coins import give_ok
-from .combat import STRIKE_NONE, classify_strike
+from .combat import STRIKE_NONE, classify_strike, saracen_target_near
 from .config import (
     DEPLOY_LATIN,
     NO_SARACEN_CAP,
@@ -214,6 +214,9 @@ def spawn_options(state, params, out, first_only):
 def strike_options(state, params, c, p, army_ok, out, first_only):
     """Mark STRIKE(d) for every direction the unit on c may strike toward; count (with
     ``first_only``, stop at the first)."""
+    if params[P_CAMPAIGN] == 0 and not is_crusader(state[BOARD + c]):
+        if not saracen_target_near(state, params, c, p):
+            return 0  # Duel: no Crusader to hit (Campaign: hooks.classify may say more)
     n = 0
     for d in range(4):
         if classify_strike(state, params, c, d, p, army_ok) != STRIKE_NONE:

@@ -98,6 +98,30 @@ def saracen_may_target(params, u, p):
 
 
 @jit
+def saracen_target_near(state, params, c, p):
+    """Could a Saracen-side strike from c (a Saracen or City Quarter played by seat p)
+    hit anything in a Duel? Its target (see :func:`strike_target`) is the first token
+    one or two straight steps away, and must be a Crusader it may attack
+    (:func:`saracen_may_target`). A necessary condition for :func:`duel_strike` to
+    return STRIKE_COMBAT, checked once before four direction checks."""
+    for d in range(4):
+        n1 = NEIGH[c, d]
+        if n1 < 0:
+            continue
+        u = state[BOARD + n1]
+        if u < 0:
+            n2 = NEIGH[n1, d]
+            if n2 < 0:
+                continue
+            u = state[BOARD + n2]
+            if u < 0:
+                continue
+        if saracen_may_target(params, u, p):
+            return True
+    return False
+
+
+@jit
 def classify_strike(state, params, c, d, p, army_ok):
     """What a STRIKE(d) from cell c would do for seat p (see :func:`duel_strike`); in a
     Campaign its rule modules may change the verdict (``campaign/hooks.py``)."""
