@@ -112,6 +112,96 @@ def label_bands(state, p, saracen, bands):
     return n_bands
 
 
+ARMY_BAND, SARACEN_BAND = 1, 2  # bits of :func:`band_kinds`
+
+
+@jit
+def band_kinds(state, t, p):
+    """:func:`band_member` for both kinds at once: ARMY_BAND | SARACEN_BAND bits."""
+    if t < 0:
+        return 0
+    if is_refugee(state, t) or is_amenity(t):
+        return ARMY_BAND | SARACEN_BAND
+    if is_saracen(t) or is_city_token(t):
+        return SARACEN_BAND
+    if is_crusader(t) and TOKEN_OWNER[t] == p:
+        return ARMY_BAND
+    return 0
+
+
+@jit
+def label_kind(kinds, bit, bands):
+    """:func:`label_bands` from per-cell :func:`band_kinds` bits (the same labels, in the
+    same order)."""
+    label = bands[0]
+    order = bands[1]
+    start = bands[2]
+    label[:] = -1
+    n_bands, top = 0, 0
+    for c0 in range(N_CELLS):
+        if label[c0] >= 0 or (kinds[c0] & bit) == 0:
+            continue
+        start[n_bands] = top
+        label[c0] = n_bands
+        order[top] = c0
+        head = top
+        top += 1
+        while head < top:
+            c = order[head]
+            head += 1
+            for d in range(4):
+                n = NEIGH[c, d]
+                if n >= 0 and label[n] < 0 and (kinds[n] & bit) != 0:
+                    label[n] = n_bands
+                    order[top] = n
+                    top += 1
+        n_bands += 1
+    start[n_bands] = top
+    return n_bands
+
+
+@jit
+def label_both(state, p, army_bands, saracen_bands, kinds):
+    """:func:`label_bands` for seat p's army and for the Saracens, reading each cell's
+    token once (``kinds``: an int64[>= 144] scratch). Returns the Saracen bands' count."""
+    for c in range(N_CELLS):
+        kinds[c] = band_kinds(state, state[BOARD + c], p)
+    label_kind(kinds, ARMY_BAND, army_bands)
+    return label_kind(kinds, SARACEN_BAND, saracen_bands)
+
+
+@jit
+def saracen_band_destinations(state, params, bands, n_bands, good, count):
+    """Which Saracen band members have a cell that a Saracen of their band may be
+    placed on (Duel, unforgiving Stampede), for a stage-1 mask to settle every
+    Saracen's "has a move" at once; ``bands`` from :func:`label_both`.
+
+    ``good[m]`` = 1 if the member on m has an empty neighbour that :func:`add_moves`
+    accepts for a moving Saracen (not a camp centre; with the last Action Point, not
+    in a Crusader camp), else 0; ``count[k]`` = how many members of band k have one.
+    A Saracen on c then has a move iff ``count[k] - good[c] > 0`` (another member has).
+    """
+    last_point = state[AP] <= LAST_ACTION_POINT
+    for k in range(n_bands):
+        lo, hi = bands[2, k], bands[2, k + 1]
+        total = 0
+        for i in range(lo, hi):
+            m = bands[1, i]
+            g = 0
+            if hi - lo >= 2:
+                for d in range(4):
+                    e = NEIGH[m, d]
+                    if e < 0 or state[BOARD + e] >= 0 or is_camp_centre(params, e):
+                        continue
+                    if last_point and camp_owner(params, e) >= 0:
+                        continue  # a rival camp for a Saracen: any Crusader camp
+                    g = 1
+                    break
+            good[m] = g
+            total += g
+        count[k] = total
+
+
 # ------------------------------------------------------------------ stampede
 @jit
 def refugee_faction(state, params, c):

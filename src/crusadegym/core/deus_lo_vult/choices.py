@@ -30,8 +30,10 @@ from .bands import (
     add_moves,
     chivalrous,
     label_bands,
+    label_both,
     placement_tramples,
     refugee_movable,
+    saracen_band_destinations,
     stampede_scan,
 )
 from .campaign import hookpoints as H
@@ -334,6 +336,20 @@ def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
     return n
 
 
+@jit
+def saracen_selectable(state, params, c, p, saracen_bands, good, count, scratch):
+    """``saracen_options(..., first_only=True) > 0`` in a Duel with the unforgiving
+    Stampede, its "has a move" read from :func:`bands.saracen_band_destinations`."""
+    t = state[BOARD + c]
+    if is_green_cell(c):
+        if state[TOK_SIDE + t] == 1 or state[TOK_FACE + t] != CELL_SARACEN_DIR[c]:
+            return True  # HEAL or REALIGN
+    k = saracen_bands[0, c]
+    if k >= 0 and count[k] - good[c] > 0:
+        return True  # another member of its band has a free neighbour
+    return strike_options(state, params, c, p, False, scratch, True) > 0
+
+
 # ------------------------------------------------------------------ the mask
 @jit
 def legal_mask(state, params, out):
@@ -350,8 +366,9 @@ def legal_mask(state, params, out):
                 n += 1
         return n
     p = state[CUR]
-    army_bands = np.empty((3, N_CELLS + 1), np.int64)
-    saracen_bands = np.empty((3, N_CELLS + 1), np.int64)
+    work = np.empty((8, N_CELLS + 1), np.int64)  # one allocation for every table
+    army_bands = work[0:3]
+    saracen_bands = work[3:6]
     sel = state[SEL]
     if sel >= 0:
         # stage 2: label only the band kind(s) the selected unit can move with
@@ -361,8 +378,7 @@ def legal_mask(state, params, out):
         if t >= 0 and not is_crusader(t):
             label_bands(state, p, True, saracen_bands)
         return unit_options(state, params, sel, out, False, army_bands, saracen_bands)
-    label_bands(state, p, False, army_bands)
-    label_bands(state, p, True, saracen_bands)
+    n_saracen_bands = label_both(state, p, army_bands, saracen_bands, work[6])
     # Stage 1: a cell is selectable if its selection has at least one follow-up. In
     # first-only mode verbs are written to ``scratch`` but never read, so it is not cleared.
     scratch = np.zeros(N_ACTIONS, np.uint8)
@@ -371,6 +387,11 @@ def legal_mask(state, params, out):
     deployable = army_ok and any_kind_deployable(state, params, p)
     polite = chivalrous(params)
     spawnable = spawn_allowed(state, params)
+    # Duel with the unforgiving Stampede, past setup: every Saracen's "has a move" at once
+    fast = params[P_CAMPAIGN] == 0 and not polite and phase != PH_DEPLOY
+    good, count = work[6], work[7]  # views made once: each view costs a reference count
+    if fast:
+        saracen_band_destinations(state, params, saracen_bands, n_saracen_bands, good, count)
     for c in range(N_CELLS):
         t = state[BOARD + c]
         if t < 0:
@@ -389,6 +410,11 @@ def legal_mask(state, params, out):
                 continue
         elif is_crusader(t) and (TOKEN_OWNER[t] != p or phase != PH_ARMY):
             continue  # other seats' Crusaders are never selectable
+        elif fast and is_saracen(t):
+            if saracen_selectable(state, params, c, p, saracen_bands, good, count, scratch):
+                out[c] = 1
+                n += 1
+            continue
         if unit_options(state, params, c, scratch, True, army_bands, saracen_bands) > 0:
             out[c] = 1
             n += 1
