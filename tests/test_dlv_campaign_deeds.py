@@ -134,6 +134,55 @@ def test_veteran_reward_makes_a_wounding_skull_strike_kill():
     assert at(s, "e5") == "empty"
 
 
+def test_porter_reward_carries_one_coin_more():
+    """[R "Rewards"] "Upgrades may improve these Units' ... carrying capacities":
+    Treasurer of the Host's reward (porter Pavesiers, STAND-IN) lifts the capacity of 1
+    to 2 (hook ``capacity``), so a loaded Pavesier may TAKE a second coin."""
+    board = {"e6": "0V*1", "f6": "$1"}
+    g, s = position(board, **DEEDS)
+    play(g, s, "cell e6")
+    assert "take E" not in legal(g, s)
+    bit = 1 << CARD["Treasurer of the Host"]
+    g, s = position(board, campaign=f"campaign deed_rewards={bit},0,0,0", **DEEDS)
+    play(g, s, "cell e6", "take E")
+    assert at(s, "e6") == "pavesier side=0 coins=2"
+    assert not [e for e in g.check_invariants(s) if "capacity" in e]
+
+
+def test_swift_reward_makes_the_first_move_of_the_turn_free():
+    """[R "Rewards"] "... movements": Knightly Robbery's reward (swift Cavalry, STAND-IN
+    reading) -- the seat's first Cavalry move each turn costs no Action Point."""
+    board = {"e6": "0C", "e7": "0P"}
+    g, s = position(board, **DEEDS)
+    play(g, s, "cell e6", "cell e8")
+    assert s[L.AP] == 6
+    bit = 1 << CARD["Knightly Robbery"]
+    g, s = position(board, campaign=f"campaign deed_rewards={bit},0,0,0", **DEEDS)
+    play(g, s, "cell e6", "cell e8")
+    assert s[L.AP] == 7 and at(s, "e8").startswith("cavalry")
+    play(g, s, "cell e8", "cell e6")  # the second move pays
+    assert s[L.AP] == 6
+    play(g, s, "cell e7", "cell e5")  # a Pilgrim is not of the class
+    assert s[L.AP] == 5
+    D.begin_turn(s, g.params, 0)
+    assert field(s, "deed_swift_used") == [0]
+
+
+def test_looter_reward_plunders_a_second_coin():
+    """[R "Rewards"] "... plundering ... capacities": Pocket Money's reward (looter
+    Pilgrims, STAND-IN) -- a plunder strike takes two coins when it can."""
+    board = {"e4": "0Pv", "e5": "Q0^*2"}
+    g, s = position(board, **DEEDS)
+    play(g, s, "cell e4", "strike S")
+    assert at(s, "e4") == "pilgrim side=0 coins=1"
+    assert at(s, "e5") == "Residential side=0 coins=1"
+    bit = 1 << CARD["Pocket Money"]
+    g, s = position(board, campaign=f"campaign deed_rewards={bit},0,0,0", **DEEDS)
+    play(g, s, "cell e4", "strike S")
+    assert at(s, "e4") == "pilgrim side=0 coins=2"
+    assert at(s, "e5") == "Residential side=1 coins=0"  # emptied: a Refugee
+
+
 def test_armour_reward_and_frail_scourge_change_the_damage():
     g = game(players=2, **DEEDS)
     s = g.new_state(seed=0)

@@ -388,17 +388,25 @@ def test_el_cid_dead_when_wounded_stays_on_the_board_and_cannot_fight():
     assert not {"strike W", "strike N"} & legal(g, s)
 
 
-def test_dead_el_cid_drops_what_he_took_at_the_end_of_the_turn():
-    """[R] "he's unable to take or carry Coins in his cold dead hands": the Duel's TAKE
-    stays open to him, the coin falls where he stands at the turn's end (our reading)."""
+def test_dead_el_cid_cannot_take_or_be_given_coins():
+    """[R "El Cid"] "he's unable to take or carry Coins in his cold dead hands": a dead
+    El Cid carries nothing (capacity 0, hook ``capacity``), so he is offered no TAKE and
+    his band cannot GIVE him a coin; alive, he can."""
     opts = heroes("el_cid", "", CASTILE)
-    g, s = position(
-        {"e6": "0Z'", "e7": "0P", "f6": "$1"}, campaign="campaign cid_dead=1,0,0,0", **opts
-    )
-    play(g, s, "cell e6", "take E")
-    assert at(s, "e6") == "hero_cavalry side=1 coins=1"
-    play(g, s, "end")
-    assert at(s, "e6") == "hero_cavalry side=1 coins=0" and s[L.GROUND + 5 * 12 + 4] == 1
+    board = {"e6": "0Z", "e7": "0P*1", "f6": "$1"}
+    g, s = position(board, **opts)
+    play(g, s, "cell e6")
+    assert "take E" in legal(g, s)
+    g, s = position(board, **opts)
+    play(g, s, "cell e7")
+    assert "give N" in legal(g, s)
+    dead = {**board, "e6": "0Z'"}
+    g, s = position(dead, campaign="campaign cid_dead=1,0,0,0", **opts)
+    play(g, s, "cell e6")
+    assert "take E" not in legal(g, s)
+    g, s = position(dead, campaign="campaign cid_dead=1,0,0,0", **opts)
+    play(g, s, "cell e7")
+    assert "give N" not in legal(g, s)
 
 
 def test_baldwin_iv_turns_one_opponent_unit_into_a_disgusting_man_once_per_battle():

@@ -37,6 +37,7 @@ from .bands import (
     stampede_scan,
 )
 from .campaign import hookpoints as H
+from .carry import capacity, free_capacity
 from .coins import give_ok
 from .combat import STRIKE_NONE, classify_strike, saracen_target_near
 from .config import (
@@ -70,7 +71,6 @@ from .pieces import (
     ARMY_SIZE,
     CAMPAIGN_ARMY_SIZE,
     CELL_SARACEN_DIR,
-    KIND_CAPACITY,
     KIND_COST,
     N_CELLS,
     NEIGH,
@@ -80,7 +80,6 @@ from .pieces import (
     bag_count,
     camp_owner,
     campaign_units,
-    free_capacity,
     is_amenity,
     is_camp_centre,
     is_crusader,
@@ -246,14 +245,14 @@ def crusader_options(state, params, c, out, first_only, army_bands):
     if in_own_camp and coins == 0:
         out[WITHDRAW] = 1
         n += 1
-    if in_own_camp and side == 1 and coins <= KIND_CAPACITY[TOKEN_KIND[t], 0]:
+    if in_own_camp and side == 1 and coins <= capacity(state, params, t, 0):
         if params[P_CAMPAIGN] == 0 or H.may_place(state, params, c, p):
             out[HEAL] = 1
             n += 1
     if first_only and n > 0:
         return n
     # first_only answers "is there any?": cheap coin checks first, each loop stops early
-    room = free_capacity(state, t) > 0
+    room = free_capacity(state, params, t) > 0
     for d in range(4):
         nb = NEIGH[c, d]
         if nb < 0:

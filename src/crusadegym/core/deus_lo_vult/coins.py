@@ -10,9 +10,10 @@ standing on them (free) or with a TAKE from next to them (1 Action Point).
 from __future__ import annotations
 
 from ..jit import jit
+from .carry import free_capacity
 from .config import P_CAMP_CENTRE, P_SECURE, SECURE_ALL
 from .layout import BOARD, GROUND, LAST_PLUNDER, ROUND_LEFT, SCORE, TOK_COINS, TOK_SIDE
-from .pieces import TOKEN_OWNER, free_capacity, is_camp_centre, is_crusader
+from .pieces import TOKEN_OWNER, is_camp_centre, is_crusader
 from .purgatory import WEAK
 
 REFUGEE_SIDE = WEAK  # an emptied City Quarter is flipped [R "flip the token"]
@@ -37,10 +38,10 @@ def steal(state, t, u):
 
 
 @jit
-def pick_up(state, t, c):
+def pick_up(state, params, t, c):
     """Standing on loose coins picks up as many as t can carry, free [R]."""
     if is_crusader(t) and state[GROUND + c] > 0:
-        take = min(state[GROUND + c], free_capacity(state, t))
+        take = min(state[GROUND + c], free_capacity(state, params, t))
         state[GROUND + c] -= take
         state[TOK_COINS + t] += take
 
@@ -59,7 +60,7 @@ def give_ok(state, params, c, nb, p):
         return True
     u = state[BOARD + nb]
     if u >= 0:
-        return is_crusader(u) and TOKEN_OWNER[u] == p and free_capacity(state, u) > 0
+        return is_crusader(u) and TOKEN_OWNER[u] == p and free_capacity(state, params, u) > 0
     return not is_camp_centre(params, nb)
 
 

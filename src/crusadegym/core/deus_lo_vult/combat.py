@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..jit import jit
 from . import tables as T
 from .campaign import hookpoints as H
+from .carry import free_capacity
 from .coins import plunder, steal
 from .config import (
     DBL_SHIELD_WOUND,
@@ -28,7 +29,6 @@ from .pieces import (
     TOKEN_OWNER,
     camp_owner,
     edge_icon,
-    free_capacity,
     is_city_token,
     is_crusader,
     is_quarter,
@@ -155,7 +155,7 @@ def duel_strike(state, params, c, d, p, army_ok):
             return STRIKE_COMBAT
         if is_quarter(state, u):
             if icon == ICON_S and (def_icon == ICON_C or def_icon == ICON_S):
-                if state[TOK_COINS + u] > 0 and free_capacity(state, t) > 0:
+                if state[TOK_COINS + u] > 0 and free_capacity(state, params, t) > 0:
                     return STRIKE_PLUNDER
             return STRIKE_NONE
         if is_refugee(state, u):
@@ -165,7 +165,7 @@ def duel_strike(state, params, c, d, p, army_ok):
             return STRIKE_KILL_REFUGEE
         if is_crusader(u) and TOKEN_OWNER[u] != p and icon == ICON_S:
             if def_icon == ICON_H or (def_icon == ICON_S and params[P_ROBBING] == ON):
-                if state[TOK_COINS + u] > 0 and free_capacity(state, t) > 0:
+                if state[TOK_COINS + u] > 0 and free_capacity(state, params, t) > 0:
                     return STRIKE_STEAL
         return STRIKE_NONE
     if is_saracen(t) or is_quarter(state, t):

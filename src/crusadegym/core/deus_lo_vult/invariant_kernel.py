@@ -13,6 +13,7 @@ import numpy as np
 from ..jit import jit
 from . import tables as T
 from .campaign.battle import C_COIN_BALANCE
+from .carry import capacity
 from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_CAMPAIGN, P_PLAYERS, P_SARACEN_CAP
 from .layout import (
     AP,
@@ -136,7 +137,7 @@ def violation(state, params):
         owner = T.TOKEN_OWNER[t]
         if coins < 0 or side < 0 or side > 1:
             return BAD_SIDE_COINS
-        if owner < N_SEATS and coins > T.KIND_CAPACITY[T.TOKEN_KIND[t], side]:
+        if owner < N_SEATS and coins > capacity(state, params, t, side):
             return BAD_CAPACITY
         if owner == T.OWNER_SARACEN and coins:
             return BAD_CARRIER

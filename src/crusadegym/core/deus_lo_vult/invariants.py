@@ -14,6 +14,7 @@ import numpy as np
 from . import layout as L
 from . import tables as T
 from .campaign.battle import C_COIN_BALANCE
+from .carry import capacity
 from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_CAMPAIGN, P_PLAYERS, P_SARACEN_CAP
 
 
@@ -69,7 +70,7 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
         if side not in (0, 1):
             errors.append(f"token {t} has side {side}")
             continue
-        if T.TOKEN_OWNER[t] < 4 and coins > T.KIND_CAPACITY[T.TOKEN_KIND[t], side]:
+        if T.TOKEN_OWNER[t] < 4 and coins > capacity(state, params, t, side):
             errors.append(f"token {t} carries {coins} > its capacity")
         if T.TOKEN_OWNER[t] == T.OWNER_SARACEN and coins:
             errors.append(f"Saracen {t} carries coins")

@@ -16,7 +16,6 @@ from .layout import (
     BOARD,
     LOC_PURGATORY,
     LOC_RESERVE,
-    TOK_COINS,
     TOK_FACE,
     TOK_LOC,
     TOK_MOVED,
@@ -105,14 +104,6 @@ def edge_icon(state, t, absdir):
     """Icon on the edge of token ``t`` that points in absolute direction ``absdir``."""
     rel = (absdir - state[TOK_FACE + t] + 4) % 4
     return KIND_EDGES[TOKEN_KIND[t], state[TOK_SIDE + t], rel]
-
-
-@jit
-def free_capacity(state, t):
-    """How many more coins a Crusader can carry [R "Carrying and Stealing Coins"]."""
-    if not is_crusader(t):
-        return 0
-    return KIND_CAPACITY[TOKEN_KIND[t], state[TOK_SIDE + t]] - state[TOK_COINS + t]
 
 
 @jit

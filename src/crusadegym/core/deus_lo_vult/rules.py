@@ -35,6 +35,7 @@ from .bands import (
     stampede_scan_near,
     trampled_at,
 )
+from .carry import free_capacity
 from .choices import legal_mask, unit_options
 from .coins import do_give, give_ok
 from .combat import (
@@ -52,7 +53,6 @@ from .pieces import (
     army_points_used,
     camp_owner,
     edge_icon,
-    free_capacity,
     is_camp_centre,
     is_crusader,
     is_quarter,

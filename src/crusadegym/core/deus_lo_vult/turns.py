@@ -202,7 +202,7 @@ def do_move(state, params, c, e):
     state[BOARD + c] = -1
     state[BOARD + e] = t
     state[TOK_LOC + t] = e
-    pick_up(state, t, e)  # standing on a coin picks it up, free [R]
+    pick_up(state, params, t, e)  # standing on a coin picks it up, free [R]
     apply_stampede(state, params, c, e, before)
     if state[TOK_LOC + t] == e:
         state[TOK_MOVED + t] = 1
@@ -217,7 +217,7 @@ def do_deploy(state, params, c, p, kind):
     before = np.empty(N_CELLS, np.int64)
     stampede_scan_near(state, params, -1, c, before)
     place_token(state, u, c, params[P_SEAT_FACING + p])
-    pick_up(state, u, c)
+    pick_up(state, params, u, c)
     apply_stampede(state, params, -1, c, before)
     if state[PHASE] == PH_DEPLOY:
         state[QUOTA] -= KIND_COST[kind] if params[P_DEPLOY] == DEPLOY_LATIN else 1

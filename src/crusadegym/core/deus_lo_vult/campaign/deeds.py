@@ -12,6 +12,14 @@ scourge. Every reward and scourge acts in the rules through the hooks:
 * ``armour`` (reward): units of the class take one damage less from arrows (A, D);
 * ``veteran`` (reward): a skull (melee) strike by a unit of the class that would wound
   kills instead;
+* ``porter`` (reward, "carrying capacities"): units of the class carry one coin more, on
+  either side (hook ``capacity``);
+* ``swift`` (reward, "movements"): the seat's first move of a unit of the class in each
+  of its turns costs no Action Point (hook ``after_move`` gives the point back). Our
+  STAND-IN reading: a unit moves by hopping along its band, so "one extra cell" has no
+  meaning here; a free move is the engine's unit of movement;
+* ``looter`` (reward, "plundering capacities"): a plunder strike by a unit of the class
+  takes a second coin when the City Quarter has one and the unit can carry it;
 * ``frail`` (scourge): a unit of the class that would be wounded dies instead;
 * ``fine`` (scourge): pay the card's value in secured coins at the next Battle's start
   (as many as the seat has);
@@ -45,28 +53,30 @@ import numpy as np
 from ... import rng as R
 from ...jit import jit
 from .. import tables as T
+from ..carry import free_capacity
+from ..coins import plunder
 from ..config import P_PLAYERS
-from ..layout import AP, CUR, PH_ARMY, PHASE, RNG, SCORE
-from ..pieces import TOKEN_KIND, TOKEN_OWNER, is_crusader
+from ..layout import AP, CUR, PH_ARMY, PHASE, RNG, SCORE, TOK_COINS
+from ..pieces import TOKEN_KIND, TOKEN_OWNER, is_crusader, is_quarter
 from . import battle as B
 from .config import P_COMMON_DEED, P_DEED_SWAP_PRICE, P_DEEDS, P_DEEDS_VISIBLE
 from .layout import A_DEEDS, CB_DEEDS
 
 # ------------------------------------------------------------------ the deck (STAND-IN)
 COUNTERS = ("saracen_kills", "crusader_kills", "plunders", "steals", "secured", "refugees")
-REWARDS = ("armour", "veteran")
+REWARDS = ("armour", "veteran", "porter", "swift", "looter")
 SCOURGES = ("frail", "fine", "slow")
 CLASS_NAMES = {"epic": 3, "mediocre": 2, "feeble": 1}
 # (name, class, unit class (Duel kind), quest counter, quest threshold, reward, scourge)
 DECK = (
     ("Scourge of the Infidel", "epic", "foot_knight", "saracen_kills", 4, "veteran", "frail"),
-    ("Treasurer of the Host", "epic", "pavesier", "secured", 8, "armour", "fine"),
+    ("Treasurer of the Host", "epic", "pavesier", "secured", 8, "porter", "fine"),
     ("Shepherd of the Lost", "epic", "pilgrim", "refugees", 3, "armour", "slow"),
     ("Sack of the Bazaar", "mediocre", "footman", "plunders", 4, "veteran", "frail"),
-    ("Knightly Robbery", "mediocre", "cavalry", "steals", 2, "veteran", "fine"),
+    ("Knightly Robbery", "mediocre", "cavalry", "steals", 2, "swift", "fine"),
     ("Blood Feud", "mediocre", "archer", "crusader_kills", 2, "veteran", "frail"),
     ("First Blood", "feeble", "archer", "saracen_kills", 1, "armour", "frail"),
-    ("Pocket Money", "feeble", "pilgrim", "plunders", 2, "veteran", "fine"),
+    ("Pocket Money", "feeble", "pilgrim", "plunders", 2, "looter", "fine"),
     ("Good Samaritan", "feeble", "footman", "refugees", 1, "armour", "slow"),
     ("Petty Thief", "feeble", "pavesier", "steals", 1, "veteran", "fine"),
 )
@@ -83,7 +93,7 @@ assert N_CARDS <= 30  # bitmasks in int32 slots
 (K_SARACEN_KILLS, K_CRUSADER_KILLS, K_PLUNDERS, K_STEALS, K_SECURED, K_REFUGEES) = range(
     len(COUNTERS)
 )
-R_ARMOUR, R_VETERAN = range(len(REWARDS))
+R_ARMOUR, R_VETERAN, R_PORTER, R_SWIFT, R_LOOTER = range(len(REWARDS))
 S_FRAIL, S_FINE, S_SLOW = range(len(SCOURGES))
 ICON_SKULL, ICON_ARROW, ICON_DOUBLE = 0, 1, 2  # tables.ICON_CODES S, A, D
 STRIKE_PLUNDER, STRIKE_STEAL = 2, 3  # combat.STRIKE_* (hook modules may not import it)
@@ -103,7 +113,8 @@ D_GLORY = CB_DEEDS + 26  # [4] Glory from Deeds this Battle
 D_START = CB_DEEDS + 30  # [4] SCORE at the Battle's start ("secured" counts from it)
 D_COUNT = CB_DEEDS + 34  # [4 x N_COUNTERS] per seat: this Battle's counters
 D_SLOW = D_COUNT + 4 * N_COUNTERS  # [4] 1 until the slow scourge has cost its AP
-D_END = D_SLOW + 4
+D_SWIFT = D_SLOW + 4  # bit p: seat p used its free (swift) move this turn
+D_END = D_SWIFT + 1
 assert D_END <= CB_DEEDS + 64
 
 FIELDS: dict[str, tuple[int, int]] = {
@@ -119,6 +130,7 @@ FIELDS: dict[str, tuple[int, int]] = {
     "deed_start": (D_START, 4),
     "deed_count": (D_COUNT, 4 * N_COUNTERS),
     "deed_slow": (D_SLOW, 4),
+    "deed_swift_used": (D_SWIFT, 1),
 }
 """Notation fields ``name -> (state offset, length)`` (``campaign/notation.py``)."""
 
@@ -203,6 +215,7 @@ def new_campaign(state):
 def start_battle(state, params):
     """[R "Steps of Starting the Battle"]: the individual Quest (a failed card is kept
     to try again), the common Quest; this Battle's scourges act (fine, slow)."""
+    state[D_SWIFT] = 0
     players = params[P_PLAYERS]
     for p in range(players):
         for k in range(N_COUNTERS):
@@ -287,6 +300,41 @@ def adjust(state, a, b, icon, dmg):
 
 
 @jit
+def rewarded(state, t, reward):
+    """How many held cards give token t's class ``reward`` (cumulative [R "Rewards are
+    cumulative"])."""
+    n = 0
+    if is_crusader(t):
+        q = TOKEN_OWNER[t]
+        for card in range(N_CARDS):
+            if (
+                CARD_KIND[card] == TOKEN_KIND[t]
+                and CARD_REWARD[card] == reward
+                and has(state[D_REWARDS + q], card)
+            ):
+                n += 1
+    return n
+
+
+@jit
+def capacity(state, params, t, cap):
+    """``porter``: one coin more per card held for the unit's class."""
+    return cap + rewarded(state, t, R_PORTER)
+
+
+@jit
+def after_move(state, params, t, e):
+    """``swift``: the seat's first move of a unit of the class this turn is free (the
+    Action Point the move is about to cost is given back first)."""
+    p = state[CUR]
+    if state[PHASE] != PH_ARMY or not is_crusader(t) or TOKEN_OWNER[t] != p:
+        return
+    if (state[D_SWIFT] >> p) & 1 == 0 and rewarded(state, t, R_SWIFT) > 0:
+        state[D_SWIFT] |= 1 << p
+        state[AP] += 1
+
+
+@jit
 def combat(state, params, t, u, icon, def_icon, da, dd):
     """(damage to attacker t, to defender u) with the Deeds' upgrades and scourges."""
     return adjust(state, u, t, def_icon, da), adjust(state, t, u, icon, dd)
@@ -305,11 +353,17 @@ def after_strike(state, params, c, tc, p, code, t, u):
         state[D_COUNT + p * N_COUNTERS + K_PLUNDERS] += 1
     elif code == STRIKE_STEAL:
         state[D_COUNT + p * N_COUNTERS + K_STEALS] += 1
+    if code == STRIKE_PLUNDER and t >= 0 and u >= 0 and rewarded(state, t, R_LOOTER) > 0:
+        if is_quarter(state, u) and state[TOK_COINS + u] > 0:
+            if free_capacity(state, params, t) > 0:
+                plunder(state, t, u, p)  # ``looter``: a second coin
 
 
 @jit
 def begin_turn(state, params, p):
-    """The slow scourge: one Action Point less on the seat's first turn."""
+    """The slow scourge: one Action Point less on the seat's first turn; the seat's
+    swift move is free again."""
+    state[D_SWIFT] &= ~(1 << p)
     if state[D_SLOW + p] != 0:
         state[D_SLOW + p] = 0
         state[AP] -= 1
@@ -397,6 +451,8 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
             errors.append(f"seat {p}: more than one scourge at once")
         if state[D_GLORY + p] < 0:
             errors.append(f"seat {p}: negative Deed Glory")
+    if state[D_SWIFT] & ~((1 << players) - 1):
+        errors.append(f"swift-move mask {int(state[D_SWIFT])} names an absent seat")
     if not -1 <= state[D_COMMON] < N_CARDS or not -1 <= state[D_COMMON_DONE] < players:
         errors.append("common Quest slots out of range")
     return errors

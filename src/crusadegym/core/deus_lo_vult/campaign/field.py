@@ -39,13 +39,13 @@ import numpy as np
 
 from ...jit import jit
 from .. import tables as T
+from ..carry import free_capacity
 from ..config import DBL_SHIELD_WOUND, P_CAMP_CENTRE, P_CAMP_OWNER, P_DBL_SHIELD, P_PLAYERS
 from ..layout import BOARD, GROUND, LOC_OFF, TOK_COINS, TOK_LOC, TOK_SIDE
 from ..pieces import (
     NEIGH,
     TOKEN_OWNER,
     edge_icon,
-    free_capacity,
     is_amenity,
     is_camp_centre,
     is_crusader,
@@ -559,7 +559,7 @@ def classify(state, params, c, d, p, army_ok, code):
     if code == STRIKE_NONE:
         if edge_icon(state, t, d) != T.ICON_S:
             return code
-        if state[TOK_COINS + u] <= 0 or free_capacity(state, t) <= 0:
+        if state[TOK_COINS + u] <= 0 or free_capacity(state, params, t) <= 0:
             return code
         def_icon = edge_icon(state, u, (d + 2) % 4)
         if def_icon == T.ICON_SH and useless_shield(state, params, u):

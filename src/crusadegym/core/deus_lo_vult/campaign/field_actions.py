@@ -26,8 +26,9 @@ import numpy as np
 
 from ...jit import jit
 from .. import tables as T
+from ..carry import free_capacity
 from ..layout import AP, BOARD, CUR, GROUND, PH_ARMY, PHASE, TOK_COINS, TOK_SIDE
-from ..pieces import NEIGH, TOKEN_OWNER, free_capacity, is_crusader
+from ..pieces import NEIGH, TOKEN_OWNER, is_crusader
 from . import field as F
 from .layout import A_FIELD
 
@@ -50,7 +51,7 @@ def dog_take_ok(state, params, c, d):
     nb = NEIGH[c, d]
     if nb < 0 or state[BOARD + nb] < 0 or state[GROUND + nb] <= 0:
         return False
-    if free_capacity(state, t) <= 0:
+    if free_capacity(state, params, t) <= 0:
         return False
     return F.dog_side_joined(state, c) == F.DOG_OFFENSIVE
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from ...jit import jit
 from .. import tables as T
+from ..carry import free_capacity
 from ..config import P_PLAYERS
 from ..layout import (
     AP,
@@ -35,7 +36,7 @@ from ..layout import (
     TOK_LOC,
     TOK_SIDE,
 )
-from ..pieces import KIND_COST, NEIGH, TOKEN_KIND, TOKEN_OWNER, free_capacity, is_crusader
+from ..pieces import KIND_COST, NEIGH, TOKEN_KIND, TOKEN_OWNER, is_crusader
 from . import battle as B
 from . import field
 from .config import (
@@ -319,7 +320,7 @@ def unit_options(state, params, c, out, first_only):
         n += 1
         if first_only:
             return n
-        if side == STASH_OPEN and free_capacity(state, t) > 0:
+        if side == STASH_OPEN and free_capacity(state, params, t) > 0:
             if state[G_CAPIT + p] > 0:
                 out[A_WITHDRAW] = 1
                 n += 1

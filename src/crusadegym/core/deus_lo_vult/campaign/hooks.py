@@ -30,6 +30,9 @@ hook                     called from
 ``ranged_target``        ``combat.strike_target``: the cell an arrow from c toward d
                          hits (the Duel's 2 clear steps unless a module says more)
 ``after_weaken``         ``turns.apply_unit_action``, after seat p weakened its unit t
+``capacity``             ``carry.capacity`` (so ``free_capacity``, TAKE, GIVE, pick-up,
+                         plunder/steal verdicts, HEAL, invariants): the coins a
+                         Crusader can carry on a side
 =======================  ==========================================================
 """
 
@@ -150,6 +153,8 @@ def after_move(state, params, t, e):
         field.after_move(state, params, t, e)
     if units.any_on(params):
         units.after_move(state, params, t, e)
+    if deeds.on(params):
+        deeds.after_move(state, params, t, e)
 
 
 @jit
@@ -189,6 +194,16 @@ def ranged_target(state, params, c, d):
     if units.any_on(params):
         reach = units.ranged_reach(state, params, c)
     return units.far_target(state, c, d, reach)
+
+
+@jit
+def capacity(state, params, t, side, cap):
+    """How many coins Crusader t can carry on ``side`` (the Duel's table says ``cap``)."""
+    if deeds.on(params):
+        cap = deeds.capacity(state, params, t, cap)
+    if units.any_on(params):
+        cap = units.capacity(state, params, t, cap)
+    return cap
 
 
 @jit

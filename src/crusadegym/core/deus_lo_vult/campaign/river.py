@@ -47,6 +47,7 @@ from __future__ import annotations
 from ...jit import jit
 from .. import tables as T
 from ..bands import band_member
+from ..carry import free_capacity
 from ..config import P_PLAYERS
 from ..layout import (
     AP,
@@ -70,7 +71,6 @@ from ..pieces import (
     TOKEN_OWNER,
     camp_owner,
     edge_icon,
-    free_capacity,
     is_camp_centre,
     is_crusader,
     is_refugee,
@@ -336,7 +336,7 @@ def classify(state, params, c, d, p, army_ok, code):
             u = state[BOARD + n]
             if u >= 0 and TOKEN_OWNER[u] != p and drunk(state, params, u):
                 if edge_icon(state, u, (d + 2) % 4) == T.ICON_S:
-                    if state[TOK_COINS + u] > 0 and free_capacity(state, t) > 0:
+                    if state[TOK_COINS + u] > 0 and free_capacity(state, params, t) > 0:
                         return STRIKE_STEAL
     return code
 

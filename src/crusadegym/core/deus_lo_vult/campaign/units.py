@@ -49,6 +49,7 @@ import numpy as np
 
 from ...jit import jit
 from .. import tables as T
+from ..carry import free_capacity
 from ..config import P_CAMP_OWNER, P_PLAYERS
 from ..layout import (
     AP,
@@ -387,7 +388,7 @@ def classify(state, params, c, d, p, army_ok, code):
         return code
     u = state[BOARD + tc]
     def_icon = _edge(state, u, (d + 2) % 4)
-    free = T.KIND_CAPACITY[TOKEN_KIND[t], state[TOK_SIDE + t]] - state[TOK_COINS + t]
+    free = free_capacity(state, params, t)
     if code == STRIKE_NONE and params[P_WAR_ENGINES] != 0 and is_quarter(state, u):
         if icon == ICON_S and def_icon == ICON_SH and state[TOK_COINS + u] > 0 and free > 0:
             if in_tower_band(state, params, c, p):
@@ -628,6 +629,15 @@ def may_move(state, params, t, p):
     if engine_useless(state, params, t):
         return False
     return engine_may_move(state, params, t, p)
+
+
+@jit
+def capacity(state, params, t, cap):
+    """A dead El Cid carries nothing [R "El Cid": "he's unable to take or carry Coins in
+    his cold dead hands"]: capacity 0, so he is never offered TAKE, steal or a GIVE."""
+    if hero_of(state, t) == EL_CID and state[U_CID_DEAD + TOKEN_OWNER[t]] != 0:
+        return 0
+    return cap
 
 
 @jit
