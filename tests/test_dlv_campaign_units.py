@@ -351,6 +351,24 @@ def test_barbarossa_charges_on_his_first_move():
     assert at(s, "e5") == "saracen_footman side=0 coins=0"
 
 
+def test_wounded_barbarossa_moves_alone():
+    """[R "Barbarossa"] "Can move as a single unit while being wounded": on his wounded
+    side, with no band, he may step to an adjacent empty cell (our reading); strong, or
+    any other unit alone, cannot move."""
+    opts = heroes("friedrich_barbarossa", "", HRE)
+    steps = {"cell e5", "cell d6", "cell f6"}  # e7 is taken by a Saracen
+    g, s = position({"e6": "0Z'", "e7": "sf"}, **opts)
+    play(g, s, "cell e6")
+    assert steps <= legal(g, s) and "cell e7" not in legal(g, s)
+    play(g, s, "cell d6")
+    assert at(s, "d6") == "hero_cavalry side=1 coins=0" and s[L.AP] == 6
+    g, s = position({"e6": "0Z", "e7": "sf"}, **opts)  # not wounded: no move
+    play(g, s, "cell e6")
+    assert "weaken" in legal(g, s) and not steps & legal(g, s)
+    g, s = position({"e6": "0C'", "e7": "sf"}, **opts)  # a wounded Cavalry: nothing to do
+    assert "cell e6" not in legal(g, s)
+
+
 def test_leopold_takes_an_angevin_captive_redeemed_for_one_coin():
     """[R "Leopold V"] "The wounded side allows you to take one Anjouan ... token
     captive. It can be returned to the main Army for One Coin price"."""

@@ -272,6 +272,8 @@ def crusader_options(state, params, c, out, first_only, army_bands):
     if params[P_CAMPAIGN] != 0 and not H.may_move(state, params, t, p):
         return n
     n += add_moves(state, params, c, False, out, first_only, army_bands)
+    if params[P_CAMPAIGN] != 0:
+        n += H.extra_moves(state, params, c, out, first_only)
     return n
 
 

@@ -27,6 +27,8 @@ hook                     called from
 ``may_carry``            ``choices.unit_options``: may seat p move a Refugee / Field
                          Amenity with a band this action
 ``may_give``             ``choices.crusader_options``: may a Crusader GIVE toward nb
+``extra_moves``          ``choices.crusader_options``, after the band moves: more
+                         destinations for seat p's Crusader on c
 ``ranged_target``        ``combat.strike_target``: the cell an arrow from c toward d
                          hits (the Duel's 2 clear steps unless a module says more)
 ``after_weaken``         ``turns.apply_unit_action``, after seat p weakened its unit t
@@ -176,6 +178,16 @@ def may_give(state, params, c, nb, p):
     if field_on(params) and not field.may_give(state, params, c, nb, p):
         return False
     return True
+
+
+@jit
+def extra_moves(state, params, c, out, first_only):
+    """Mark destinations of the Crusader on c beyond its band moves; return how many
+    (with ``first_only``: 1 if there is any, ``out`` untouched)."""
+    n = 0
+    if units.any_on(params):
+        n += units.lone_moves(state, params, c, out, first_only)
+    return n
 
 
 @jit

@@ -49,6 +49,7 @@ import numpy as np
 
 from ...jit import jit
 from .. import tables as T
+from ..bands import LAST_ACTION_POINT, chivalrous, placement_tramples, stampede_scan
 from ..carry import free_capacity
 from ..config import P_CAMP_OWNER, P_PLAYERS
 from ..layout import (
@@ -72,9 +73,11 @@ from ..pieces import (
     TOKEN_KIND,
     TOKEN_OWNER,
     campaign_units,
+    is_camp_centre,
     is_crusader,
     is_quarter,
     is_refugee,
+    is_rival_camp,
     is_saracen,
     place_token,
 )
@@ -638,6 +641,38 @@ def capacity(state, params, t, cap):
     if hero_of(state, t) == EL_CID and state[U_CID_DEAD + TOKEN_OWNER[t]] != 0:
         return 0
     return cap
+
+
+@jit
+def lone_moves(state, params, c, out, first_only):
+    """[R "Barbarossa"] "Can move as a single unit while being wounded": on his wounded
+    side he may also step alone to an orthogonally adjacent empty cell (our reading),
+    under the band moves' restrictions (``bands.add_moves``): not a camp centre, not a
+    rival camp with the last Action Point, no trampling with the chivalrous Stampede."""
+    t = state[BOARD + c]
+    if hero_of(state, t) != BARBAROSSA or state[TOK_SIDE + t] != 1:
+        return 0
+    polite = chivalrous(params)
+    before = np.empty(NC, np.int64)
+    if polite:
+        stampede_scan(state, params, before)
+    last_point = state[AP] <= LAST_ACTION_POINT
+    n = 0
+    for d in range(4):
+        e = NEIGH[c, d]
+        if e < 0 or state[BOARD + e] >= 0 or is_camp_centre(params, e):
+            continue
+        if out[e] != 0 and not first_only:
+            continue
+        if last_point and is_rival_camp(params, t, e):
+            continue
+        if polite and placement_tramples(state, params, c, e, t, before):
+            continue
+        if first_only:
+            return 1
+        out[e] = 1
+        n += 1
+    return n
 
 
 @jit
