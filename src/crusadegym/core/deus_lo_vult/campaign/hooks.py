@@ -1,11 +1,14 @@
 """The points where Campaign rule modules act inside the Duel kernels.
 
-Every call site in the Duel modules is guarded by ``params[P_CAMPAIGN] != 0``, so a
-Duel never reaches this module. Each hook below starts neutral (the Duel's own verdict)
-and calls, in a fixed order, the modules that take part in it; a module adds its call
-here when it implements the hook. Hook modules import only low-level Duel modules (see
-the package docstring), so this file never imports ``combat``, ``choices``, ``setup``,
-``turns`` or ``scoring``.
+The Duel modules call these through :mod:`.hookpoints` (``H.<hook>``), which compiles
+them only for Campaign params; every call site is also guarded by
+``params[P_CAMPAIGN] != 0``, so a Duel never reaches this module. A new hook needs its
+Duel verdict in ``hookpoints.DUEL_VERDICTS``.
+
+Each hook below starts neutral (the Duel's own verdict) and calls, in a fixed order, the
+modules that take part in it; a module adds its call here when it implements the hook.
+Hook modules import only low-level Duel modules (see the package docstring), so this
+file never imports ``combat``, ``choices``, ``setup``, ``turns`` or ``scoring``.
 
 =======================  ==========================================================
 hook                     called from
