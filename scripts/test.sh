@@ -8,6 +8,14 @@ EXTRAS="dev,train,distributed,web" source "$(dirname "$0")/_venv.sh"
 # (12,000 in all) with final-state invariants, plus 10 per config checked after every step.
 export CRUSADEGYM_SOAK_GAMES="${CRUSADEGYM_SOAK_GAMES:-4000}"
 export CRUSADEGYM_SOAK_CHECKED="${CRUSADEGYM_SOAK_CHECKED:-10}"
+# Two pytest workers (pytest-xdist), one test file each at a time: most of the suite's time
+# is numba compiling, which one process does on one core. CRUSADEGYM_TEST_WORKERS=0 runs
+# it in this process.
+WORKERS="${CRUSADEGYM_TEST_WORKERS:-2}"
 ruff check .
 ruff format --check .
-python -m pytest -q "$@"
+if [ "$WORKERS" = "0" ]; then
+    python -m pytest -q "$@"
+else
+    python -m pytest -q -n "$WORKERS" --dist loadfile "$@"
+fi
