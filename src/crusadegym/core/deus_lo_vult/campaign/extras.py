@@ -17,6 +17,7 @@ This is above the Duel kernels: it may import ``choices``/``turns``.
 from __future__ import annotations
 
 from ...jit import jit
+from ..tables import N_CELLS
 from . import deeds, field, field_actions, gauntlets, river, units, units_actions, weather
 from .layout import (
     A_BATTLE,
@@ -46,6 +47,38 @@ def unit_extras(state, params, c, out, first_only):
         n += units_actions.unit_extras(state, params, c, out, first_only)
     if gauntlets.on(params) and not (first_only and n > 0):
         n += gauntlets.unit_options(state, params, c, out, first_only)
+    return n
+
+
+@jit
+def stage1_selections(state, params, out):
+    """Mark in ``out`` each cell c not yet selectable (``out[c] == 0``) whose selection
+    has Campaign actions (stage 1: a cell whose only follow-ups are Campaign actions);
+    return how many. Same verdicts as :func:`unit_extras` with ``first_only`` on every
+    cell; the "module on" checks run once, not once per cell. The probes also mark
+    Campaign action ids: the caller clears ``out`` from ``A_BATTLE`` on afterwards."""
+    field_on = field.any_on(params)
+    river_on = river.any_on(params)
+    units_on = units.any_on(params)
+    gauntlet_on = gauntlets.on(params)
+    if not (field_on or river_on or units_on or gauntlet_on):
+        return 0
+    n = 0
+    for c in range(N_CELLS):
+        if out[c] != 0:
+            continue
+        k = 0
+        if field_on:
+            k += field_actions.unit_extras(state, params, c, out, True)
+        if river_on and k == 0:
+            k += river.unit_extras(state, params, c, out, True)
+        if units_on and k == 0:
+            k += units_actions.unit_extras(state, params, c, out, True)
+        if gauntlet_on and k == 0:
+            k += gauntlets.unit_options(state, params, c, out, True)
+        if k > 0:
+            out[c] = 1
+            n += 1
     return n
 
 

@@ -48,13 +48,9 @@ def legal_mask(state, params, out):
     sel = state[SEL]
     if sel >= 0:
         return n + X.unit_extras(state, params, sel, out, False)
-    n += X.turn_extras(state, params, out)
-    scratch = np.zeros(N_CAMPAIGN_ACTIONS, np.uint8)
-    for c in range(NC):  # cells whose only follow-ups are Campaign actions
-        if out[c] == 0 and X.unit_extras(state, params, c, scratch, True) > 0:
-            out[c] = 1
-            n += 1
-    return n
+    n += X.stage1_selections(state, params, out)  # cells with only Campaign follow-ups
+    out[N_DUEL_ACTIONS:] = 0  # the probes' marks
+    return n + X.turn_extras(state, params, out)
 
 
 @jit
