@@ -4,6 +4,7 @@ Usage (from the repository root)::
 
     python -m crusadegym.benchmarks.profile                  # 2 players, default config
     python -m crusadegym.benchmarks.profile --players 3 --games 4 --out runs/bench/profile.json
+    python -m crusadegym.benchmarks.profile --game deus_lo_vult_campaign --option preset=kyivan --games 2
 
 Method: random play records a fixed corpus of positions (every state of ``--games``
 whole games, i.e. the positions the batched driver meets, in the proportions it meets
@@ -22,6 +23,14 @@ before, and looks for new victims once after); the driver's sampler
 playouts do not observe). The total is compared with the batched driver measured on
 the same machine (``random_playouts`` at B=1 and B=1024, one thread); the difference
 is the driver's own cost (loop, terminal check, restarts) plus cache effects.
+
+The Campaign (``--game deus_lo_vult_campaign``, options such as ``preset=NAME``) gets
+the same rows, with the mask split into the Duel's mask under Campaign params and the
+Campaign's own actions (``extras.turn_extras``; ``extras.unit_extras`` of the selection,
+or probed on every cell in stage 1), and three more step kinds: Campaign actions of a
+selection, Campaign turn actions, Gravediggers reactions (a window's mask is its own
+row). Its Battle ends and Glory fall in the step row of the action that ended the
+Battle.
 """
 
 from __future__ import annotations
@@ -34,16 +43,14 @@ from pathlib import Path
 
 import numpy as np
 
-from crusadegym.core import make_game
+from crusadegym.agents.options import parse_options
 from crusadegym.core.deus_lo_vult import actions as A
+from crusadegym.core.deus_lo_vult import tables as T
+from crusadegym.core.deus_lo_vult.campaign import extras as X
+from crusadegym.core.deus_lo_vult.campaign import gravediggers as GD
+from crusadegym.core.deus_lo_vult.campaign.presets import game_from_options
 from crusadegym.core.deus_lo_vult.layout import PH_PICK, PHASE, SEL
-from crusadegym.core.deus_lo_vult.observe import observe
-from crusadegym.core.deus_lo_vult.rules import (
-    label_bands,
-    legal_mask,
-    stampede_scan_near,
-    step,
-)
+from crusadegym.core.deus_lo_vult.rules import label_bands, legal_mask, stampede_scan_near
 from crusadegym.core.drivers import pick_legal
 from crusadegym.core.jit import get_threads, kjit, set_threads
 from crusadegym.core.rng import stream
@@ -63,11 +70,19 @@ CATEGORIES = (
     "withdraw / heal / realign / weaken",
     "deploy",
     "spawn a Saracen",
+    "Campaign action of the selection",
+    "Campaign turn action (stage 1)",
+    "Gravediggers reaction (bury / pass)",
 )
 
 
-def category(phase: int, selected: int, action: int) -> int:
-    """Index into :data:`CATEGORIES` of a corpus step."""
+def category(phase: int, selected: int, action: int, window: bool = False) -> int:
+    """Index into :data:`CATEGORIES` of a corpus step (``window``: a Gravediggers
+    reaction window is open)."""
+    if window:
+        return 11
+    if action >= N_ACTIONS:
+        return 9 if selected >= 0 else 10
     if phase == PH_PICK:
         return 0
     if selected < 0:
@@ -114,20 +129,51 @@ def _loop_copy(states, idx, scratch):
 
 
 @kjit
-def _loop_step(states, acts, idx, params, scratch, rewards):
+def _loop_step(step_fn, states, acts, idx, params, scratch, rewards):
     s = 0
     for i in idx:
         scratch[:] = states[i]
-        step(scratch, params, acts[i], rewards)
+        step_fn(scratch, params, acts[i], rewards)
         s += scratch[0]
     return s
 
 
 @kjit
-def _loop_legal(states, idx, params, mask):
+def _loop_legal(mask_fn, states, idx, params, mask):
     s = 0
     for i in idx:
-        s += legal_mask(states[i], params, mask)
+        s += mask_fn(states[i], params, mask)
+    return s
+
+
+@kjit
+def _loop_turn_extras(states, idx, params, mask):
+    s = 0
+    for i in idx:
+        s += X.turn_extras(states[i], params, mask)
+    return s
+
+
+@kjit
+def _loop_unit_extras(states, idx, params, mask, every_cell):
+    """Campaign actions of the selection (stage 2), or (``every_cell``) stage 1's scan of
+    every cell for a selection whose only follow-ups are Campaign actions."""
+    s = 0
+    for i in idx:
+        if every_cell:
+            for c in range(T.N_CELLS):
+                s += X.unit_extras(states[i], params, c, mask, True)
+        else:
+            s += X.unit_extras(states[i], params, states[i, SEL], mask, False)
+    return s
+
+
+@kjit
+def _loop_init(init_fn, idx, params, scratch):
+    s = 0
+    for i in idx:
+        init_fn(scratch, params, i)
+        s += scratch[0]
     return s
 
 
@@ -152,10 +198,10 @@ def _loop_stampede(states, acts, idx, params, out):
 
 
 @kjit
-def _loop_observe(states, idx, params, obs):
+def _loop_observe(observe_fn, states, idx, params, obs):
     s = 0.0
     for i in idx:
-        observe(states[i], params, states[i, 2], obs)
+        observe_fn(states[i], params, states[i, 2], obs)
         s += obs[0]
     return s
 
@@ -192,17 +238,20 @@ def profile(game, n_games: int = 6, min_seconds: float = 0.3, seed: int = 0) -> 
 
 
 def _profile(game, n_games: int, min_seconds: float, seed: int) -> dict:
+    k, params = game.k, game.params
+    campaign = game.name != "deus_lo_vult"
     states, acts = record_corpus(game, n_games, seed)
-    params = game.params
     n = len(states)
     phase, sel = states[:, PHASE], states[:, SEL]
-    cats = np.array([category(phase[i], sel[i], acts[i]) for i in range(n)])
-    scratch = np.empty(states.shape[1], np.int32)
+    window = np.array([campaign and GD.pending(st, params) for st in states], bool)
+    cats = np.array([category(phase[i], sel[i], acts[i], window[i]) for i in range(n)])
+    scratch = np.empty(states.shape[1], states.dtype)
     rewards = np.zeros(game.num_players, np.float32)
-    mask = np.zeros(N_ACTIONS, np.uint8)
-    masks = np.zeros((n, (N_ACTIONS + 7) // 8 * 8), np.uint8)  # padded as mask_buffer's
+    mask = np.zeros(game.num_actions, np.uint8)
+    masks = np.zeros((n, (game.num_actions + 7) // 8 * 8), np.uint8)  # as mask_buffer's
     counts = np.array(
-        [legal_mask(states[i], params, masks[i, :N_ACTIONS]) for i in range(n)], np.int64
+        [k.legal_mask(states[i], params, masks[i, : game.num_actions]) for i in range(n)],
+        np.int64,
     )
     rows: list[dict] = []
 
@@ -218,37 +267,57 @@ def _profile(game, n_games: int, min_seconds: float, seed: int) -> dict:
             }
         )
 
-    copy = _time(_loop_copy, states, np.arange(n), scratch, min_seconds=min_seconds) / n
-    stage = np.where(phase == PH_PICK, 0, np.where(sel < 0, 1, 2))
-    for s, name in enumerate(("pick phase", "stage 1 (no selection)", "stage 2 (selected)")):
+    def timed(fn, *args) -> float:
+        return _time(fn, *args, min_seconds=min_seconds)
+
+    copy = timed(_loop_copy, states, np.arange(n), scratch) / n
+    stage = np.where(window, 3, np.where(phase == PH_PICK, 0, np.where(sel < 0, 1, 2)))
+    stages = ("pick phase", "stage 1 (no selection)", "stage 2 (selected)",
+              "Gravediggers window")  # fmt: skip
+    for s, name in enumerate(stages):
         idx = np.flatnonzero(stage == s)
         if len(idx):
-            row("legal_mask", name, idx, _time(_loop_legal, states, idx, params, mask,
-                                               min_seconds=min_seconds))  # fmt: skip
+            row("legal_mask", name, idx, timed(_loop_legal, k.legal_mask, states, idx, params,
+                                               mask))  # fmt: skip
     idx1 = np.flatnonzero(stage == 1)
-    bands = np.empty((3, 145), np.int64)
-    row("  inside stage 1", "label_bands x2 (army + Saracen)", idx1,
-        _time(_loop_bands, states, idx1, bands, min_seconds=min_seconds))  # fmt: skip
+    idx2 = np.flatnonzero(stage == 2)
+    if campaign:  # the Campaign mask = the Duel's (Campaign hooks) + Campaign actions
+        for group, idx in (("  inside stage 1", idx1), ("  inside stage 2", idx2)):
+            row(group, "Duel mask (choices.legal_mask, Campaign params)", idx,
+                timed(_loop_legal, legal_mask, states, idx, params, mask))  # fmt: skip
+        row("  inside stage 1", "turn_extras", idx1,
+            timed(_loop_turn_extras, states, idx1, params, mask))  # fmt: skip
+        row("  inside stage 1", "unit_extras on every cell (first_only)", idx1,
+            timed(_loop_unit_extras, states, idx1, params, mask, True))  # fmt: skip
+        row("  inside stage 2", "unit_extras of the selection", idx2,
+            timed(_loop_unit_extras, states, idx2, params, mask, False))  # fmt: skip
+    else:
+        bands = np.empty((3, 145), np.int64)
+        row("  inside stage 1", "label_bands x2 (army + Saracen)", idx1,
+            timed(_loop_bands, states, idx1, bands))  # fmt: skip
     for c, name in enumerate(CATEGORIES):
         idx = np.flatnonzero(cats == c)
         if len(idx):
-            t = _time(_loop_step, states, acts, idx, params, scratch, rewards,
-                      min_seconds=min_seconds)  # fmt: skip
+            t = timed(_loop_step, k.step, states, acts, idx, params, scratch, rewards)
             row("step", name, idx, max(t - copy * len(idx), 0.0))
-    placing = np.flatnonzero((cats == 3) | (cats == 7) | (cats == 8))
-    out = np.empty(145, np.int64)
-    row("  inside step", "stampede_scan_near (before each placement)", placing,
-        _time(_loop_stampede, states, acts, placing, params, out,
-              min_seconds=min_seconds))  # fmt: skip
+    if not campaign:
+        placing = np.flatnonzero((cats == 3) | (cats == 7) | (cats == 8))
+        out = np.empty(145, np.int64)
+        row("  inside step", "stampede_scan_near (before each placement)", placing,
+            timed(_loop_stampede, states, acts, placing, params, out))  # fmt: skip
     every = np.arange(n)
     row("sample", "pick_legal (RNG + second mask pass)", every,
-        _time(_loop_sample, masks.view(np.uint64), counts, every, 1,
-              min_seconds=min_seconds))  # fmt: skip
+        timed(_loop_sample, masks.view(np.uint64), counts, every, 1))  # fmt: skip
+    starts = np.arange(n_games)  # the driver restarts a game once per game played
+    t = timed(_loop_init, k.init, starts, params, scratch)
+    rows.append({"group": "init", "what": "init (a restart per finished game)",
+                 "calls_per_step": n_games / n, "us_per_call": 1e6 * t / n_games,
+                 "us_per_step": 1e6 * t / n})  # fmt: skip
     obs = np.zeros(game.obs_size, np.float32)
     row("not in playouts", "observe (for comparison)", every,
-        _time(_loop_observe, states, every, params, obs, min_seconds=min_seconds))  # fmt: skip
+        timed(_loop_observe, k.observe, states, every, params, obs))  # fmt: skip
     kernel_us = sum(
-        r["us_per_step"] for r in rows if r["group"] in ("legal_mask", "step", "sample")
+        r["us_per_step"] for r in rows if r["group"] in ("legal_mask", "step", "sample", "init")
     )
     driver = {}
     for b in (1, 1024):
@@ -283,7 +352,7 @@ def format_markdown(result: dict) -> str:
             f"| {r['group'].strip()} | {r['what']} | {r['calls_per_step']:.3f} | "
             f"{r['us_per_call']:.3f} | {r['us_per_step']:.3f} | {share} |"
         )
-    lines.append(f"| **total** | legal_mask + step + sample | | | **{total:.3f}** | 100 |")
+    lines.append(f"| **total** | legal_mask + step + sample + init | | | **{total:.3f}** | 100 |")
     drv = ", ".join(f"{k}: {v:.3f} µs/step" for k, v in result["driver_us_per_step"].items())
     lines.append("")
     lines.append(
@@ -296,6 +365,16 @@ def format_markdown(result: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m crusadegym.benchmarks.profile",
                                 description=__doc__.split("\n\n")[0])  # fmt: skip
+    p.add_argument(
+        "--game", default="deus_lo_vult", choices=("deus_lo_vult", "deus_lo_vult_campaign")
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="game option, repeatable (e.g. preset=kyivan)",
+    )
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--games", type=int, default=6, help="random games in the corpus")
     p.add_argument("--seconds", type=float, default=0.3, help="minimum seconds per kernel")
@@ -303,8 +382,13 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 1 or args.seconds <= 0:
         p.error("--games must be >= 1 and --seconds > 0")
-    game = make_game("deus_lo_vult", players=args.players)
+    try:
+        options = {"players": args.players, **parse_options(args.option)}
+    except ValueError as e:
+        p.error(str(e))
+    game = game_from_options(args.game, options)
     result = profile(game, args.games, args.seconds)
+    result["options"] = options
     print(format_markdown(result))
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
