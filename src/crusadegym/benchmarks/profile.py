@@ -4,7 +4,7 @@ Usage (from the repository root)::
 
     python -m crusadegym.benchmarks.profile                  # 2 players, default config
     python -m crusadegym.benchmarks.profile --players 3 --games 4 --out runs/bench/profile.json
-    python -m crusadegym.benchmarks.profile --game deus_lo_vult_campaign --option preset=kyivan --games 2
+    python -m crusadegym.benchmarks.profile --game deus_lo_vult_campaign --option preset=kyivan
 
 Method: random play records a fixed corpus of positions (every state of ``--games``
 whole games, i.e. the positions the batched driver meets, in the proportions it meets
