@@ -45,7 +45,6 @@ import numpy as np
 
 from crusadegym.agents.options import parse_options
 from crusadegym.core.deus_lo_vult import actions as A
-from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.campaign import extras as X
 from crusadegym.core.deus_lo_vult.campaign import gravediggers as GD
 from crusadegym.core.deus_lo_vult.campaign.presets import game_from_options
@@ -160,9 +159,9 @@ def _loop_unit_extras(states, idx, params, mask, every_cell):
     every cell for a selection whose only follow-ups are Campaign actions."""
     s = 0
     for i in idx:
-        if every_cell:
-            for c in range(T.N_CELLS):
-                s += X.unit_extras(states[i], params, c, mask, True)
+        if every_cell:  # as campaign.game.legal_mask: no cell yet selectable by the Duel
+            mask[:] = 0
+            s += X.stage1_selections(states[i], params, mask)
         else:
             s += X.unit_extras(states[i], params, states[i, SEL], mask, False)
     return s
@@ -287,7 +286,7 @@ def _profile(game, n_games: int, min_seconds: float, seed: int) -> dict:
                 timed(_loop_legal, legal_mask, states, idx, params, mask))  # fmt: skip
         row("  inside stage 1", "turn_extras", idx1,
             timed(_loop_turn_extras, states, idx1, params, mask))  # fmt: skip
-        row("  inside stage 1", "unit_extras on every cell (first_only)", idx1,
+        row("  inside stage 1", "stage1_selections (unit_extras probe, every cell)", idx1,
             timed(_loop_unit_extras, states, idx1, params, mask, True))  # fmt: skip
         row("  inside stage 2", "unit_extras of the selection", idx2,
             timed(_loop_unit_extras, states, idx2, params, mask, False))  # fmt: skip
