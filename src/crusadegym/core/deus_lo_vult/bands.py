@@ -61,6 +61,24 @@ REACH = _reach_cells()
 SIZE = T.SIZE
 
 
+ARMY_BAND, SARACEN_BAND = 1, 2  # bits of :func:`band_kinds`
+
+
+@jit
+def band_kinds(state, t, p):
+    """The band kinds token t belongs to for seat p, as ARMY_BAND | SARACEN_BAND bits
+    (the one statement of band membership; :func:`band_member` reads one kind)."""
+    if t < 0:
+        return 0
+    if is_refugee(state, t) or is_amenity(t):
+        return ARMY_BAND | SARACEN_BAND  # Field Amenities move with any band [R Part 2]
+    if is_saracen(t) or is_city_token(t):
+        return SARACEN_BAND
+    if is_crusader(t) and TOKEN_OWNER[t] == p:
+        return ARMY_BAND
+    return 0
+
+
 @jit
 def band_member(state, t, p, saracen):
     """Is token t a band member for seat p's army (saracen=False) or for the Saracens?
@@ -68,13 +86,7 @@ def band_member(state, t, p, saracen):
     Army bands: p's Crusaders and Refugees. Saracen bands: Saracens, City Quarters
     ("count as stationary Saracen units") and Refugees [R].
     """
-    if t < 0:
-        return False
-    if is_refugee(state, t) or is_amenity(t):
-        return True  # Field Amenities move with any band, as Refugees do [R Part 2]
-    if saracen:
-        return is_saracen(t) or is_city_token(t)
-    return is_crusader(t) and TOKEN_OWNER[t] == p
+    return (band_kinds(state, t, p) & (SARACEN_BAND if saracen else ARMY_BAND)) != 0
 
 
 @jit
@@ -110,23 +122,6 @@ def label_bands(state, p, saracen, bands):
         n_bands += 1
     start[n_bands] = top
     return n_bands
-
-
-ARMY_BAND, SARACEN_BAND = 1, 2  # bits of :func:`band_kinds`
-
-
-@jit
-def band_kinds(state, t, p):
-    """:func:`band_member` for both kinds at once: ARMY_BAND | SARACEN_BAND bits."""
-    if t < 0:
-        return 0
-    if is_refugee(state, t) or is_amenity(t):
-        return ARMY_BAND | SARACEN_BAND
-    if is_saracen(t) or is_city_token(t):
-        return SARACEN_BAND
-    if is_crusader(t) and TOKEN_OWNER[t] == p:
-        return ARMY_BAND
-    return 0
 
 
 @jit
@@ -376,6 +371,21 @@ def chivalrous(params):
 
 # ------------------------------------------------------------------ moves
 @jit
+def open_destination(state, params, c, e, t, out, first_only, last_point, polite, before):
+    """May the unit t on c be placed on cell e (-1: off the board) [R "Unit Movement"]:
+    empty, not a camp centre, not yet marked in ``out`` (unless ``first_only``), not a
+    rival camp with the last Action Point, and with the chivalrous Stampede (``polite``,
+    ``before`` from :func:`stampede_scan`) not a placement that tramples."""
+    if e < 0 or state[BOARD + e] >= 0 or is_camp_centre(params, e):
+        return False
+    if not first_only and out[e]:
+        return False
+    if last_point and is_rival_camp(params, t, e):
+        return False
+    return not (polite and placement_tramples(state, params, c, e, t, before))
+
+
+@jit
 def add_moves(state, params, c, saracen, out, first_only, bands):
     """Mark legal destinations of the unit on c moving with its army/Saracen band.
 
@@ -407,13 +417,8 @@ def add_moves(state, params, c, saracen, out, first_only, bands):
             continue
         for d in range(4):
             e = NEIGH[m, d]
-            if e < 0 or state[BOARD + e] >= 0 or is_camp_centre(params, e):
-                continue
-            if not first_only and out[e]:
-                continue
-            if last_point and is_rival_camp(params, t, e):
-                continue
-            if polite and placement_tramples(state, params, c, e, t, before):
+            if not open_destination(state, params, c, e, t, out, first_only, last_point,
+                                    polite, before):  # fmt: skip
                 continue
             if first_only:
                 return 1  # existence only: ``out`` is neither read nor written

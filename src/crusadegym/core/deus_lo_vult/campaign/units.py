@@ -49,7 +49,7 @@ import numpy as np
 
 from ...jit import jit
 from .. import tables as T
-from ..bands import LAST_ACTION_POINT, chivalrous, placement_tramples, stampede_scan
+from ..bands import LAST_ACTION_POINT, chivalrous, open_destination, stampede_scan
 from ..carry import free_capacity
 from ..config import P_CAMP_OWNER, P_PLAYERS
 from ..layout import (
@@ -73,11 +73,9 @@ from ..pieces import (
     TOKEN_KIND,
     TOKEN_OWNER,
     campaign_units,
-    is_camp_centre,
     is_crusader,
     is_quarter,
     is_refugee,
-    is_rival_camp,
     is_saracen,
     place_token,
 )
@@ -660,13 +658,8 @@ def lone_moves(state, params, c, out, first_only):
     n = 0
     for d in range(4):
         e = NEIGH[c, d]
-        if e < 0 or state[BOARD + e] >= 0 or is_camp_centre(params, e):
-            continue
-        if out[e] != 0 and not first_only:
-            continue
-        if last_point and is_rival_camp(params, t, e):
-            continue
-        if polite and placement_tramples(state, params, c, e, t, before):
+        if not open_destination(state, params, c, e, t, out, first_only, last_point,
+                                polite, before):  # fmt: skip
             continue
         if first_only:
             return 1
