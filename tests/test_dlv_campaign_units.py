@@ -312,17 +312,22 @@ def test_heroes_without_a_printed_rule_play_as_their_base_token():
     assert legal(g, s) >= {"deploy hero_knight", "deploy foot_knight"}
 
 
-def test_olivier_wounded_intentionally_passes_to_the_templars():
-    """[R "Olivier"] "When wounded intentionally, he passes to the Templar faction"."""
+@pytest.mark.parametrize("passes", ["end_of_turn", "at_once"])
+def test_olivier_wounded_intentionally_passes_to_the_templars(passes):
+    """[R "Olivier"] "When wounded intentionally, he passes to the Templar faction": at
+    the end of that turn (option ``olivier_passes``, default) or at once."""
+    after = ("end",) if passes == "end_of_turn" else ()
     opts = heroes("olivier_lo_templier", "jacques_de_molay", CASTILE, TEMPLAR)
-    g, s = position({"e5": "0Y", "e6": "0P"}, **opts)
+    g, s = position({"e5": "0Y", "e6": "0P"}, olivier_passes=passes, **opts)
     # Jacques de Molay's seat plays its Hero on hero_knight: Olivier takes the spare
     # hero_knight only if it is free, so he leaves play here (our reading)
-    play(g, s, "cell e5", "weaken")
+    play(g, s, "cell e5", "weaken", *after)
     assert at(s, "e5") == "empty"
     opts = heroes("olivier_lo_templier", "", CASTILE, TEMPLAR)
-    g, s = position({"e5": "0Y", "e6": "0P"}, **opts)
+    g, s = position({"e5": "0Y", "e6": "0P"}, olivier_passes=passes, **opts)
     play(g, s, "cell e5", "weaken")
+    assert (T.TOKEN_OWNER[token(s, "e5")] == 0) == (passes == "end_of_turn")
+    play(g, s, *after)
     t = token(s, "e5")
     assert T.TOKEN_OWNER[t] == 1 and U.hero_of(s, t) == U.OLIVIER
 

@@ -225,6 +225,9 @@ def test_parse_options_types_values():
         "players": 3, "robbing": True, "deployment": "latin"}  # fmt: skip
     assert soak.parse_options("default") == {}
     assert soak.config_name({"players": 2, "rounds": 1}) == "players=2,rounds=1"
+    heroes = soak.parse_options("heroes=eleanor_of_aquitaine//,war_engines=true")
+    assert heroes == {"heroes": ("eleanor_of_aquitaine", "", ""), "war_engines": True}
+    assert soak.config_name(heroes) == "heroes=eleanor_of_aquitaine//,war_engines=True"
 
 
 @pytest.mark.parametrize(

@@ -98,7 +98,11 @@ def parse_options(text: str) -> dict:
     return options
 
 
-def _parse_value(value: str) -> bool | int | str:
+def _parse_value(value: str) -> bool | int | str | tuple:
+    """``true``/``false``, an integer, ``a/b/c`` (a tuple, e.g. one Hero per seat: ``heroes=
+    eleanor_of_aquitaine//`` ; an empty entry is ""), else the text."""
+    if "/" in value:
+        return tuple(value.split("/"))
     if value.lower() in ("true", "false"):
         return value.lower() == "true"
     try:
@@ -109,7 +113,11 @@ def _parse_value(value: str) -> bool | int | str:
 
 def config_name(options: dict) -> str:
     """The name of a config on the command line and in the summary."""
-    return ",".join(f"{k}={v}" for k, v in options.items()) or "default"
+
+    def text(v) -> str:
+        return "/".join(map(str, v)) if isinstance(v, (tuple, list)) else str(v)
+
+    return ",".join(f"{k}={text(v)}" for k, v in options.items()) or "default"
 
 
 def resolve_configs(game_name: str, selectors: list[str]) -> list[dict]:

@@ -21,7 +21,6 @@ from .pieces import (
     N_CELLS,
     NEIGH,
     NO_SEAT,
-    TOKEN_OWNER,
     camp_owner,
     is_amenity,
     is_camp_centre,
@@ -65,32 +64,33 @@ ARMY_BAND, SARACEN_BAND = 1, 2  # bits of :func:`band_kinds`
 
 
 @jit
-def band_kinds(state, t, p):
+def band_kinds(state, params, t, p):
     """The band kinds token t belongs to for seat p, as ARMY_BAND | SARACEN_BAND bits
-    (the one statement of band membership; :func:`band_member` reads one kind)."""
+    (the one statement of band membership; :func:`band_member` reads one kind). "Own":
+    commanded by p this action (a Campaign's adjoined units, ``campaign/adjoin.py``)."""
     if t < 0:
         return 0
     if is_refugee(state, t) or is_amenity(t):
         return ARMY_BAND | SARACEN_BAND  # Field Amenities move with any band [R Part 2]
     if is_saracen(t) or is_city_token(t):
         return SARACEN_BAND
-    if is_crusader(t) and TOKEN_OWNER[t] == p:
+    if is_crusader(t) and H.controller(state, params, t) == p:
         return ARMY_BAND
     return 0
 
 
 @jit
-def band_member(state, t, p, saracen):
+def band_member(state, params, t, p, saracen):
     """Is token t a band member for seat p's army (saracen=False) or for the Saracens?
 
     Army bands: p's Crusaders and Refugees. Saracen bands: Saracens, City Quarters
     ("count as stationary Saracen units") and Refugees [R].
     """
-    return (band_kinds(state, t, p) & (SARACEN_BAND if saracen else ARMY_BAND)) != 0
+    return (band_kinds(state, params, t, p) & (SARACEN_BAND if saracen else ARMY_BAND)) != 0
 
 
 @jit
-def label_bands(state, p, saracen, bands):
+def label_bands(state, params, p, saracen, bands):
     """Label every band for seat p's army (or the Saracens) in one pass.
 
     ``bands`` is an int64[3, 145] scratch: row 0 = band id per cell (-1 for
@@ -103,7 +103,7 @@ def label_bands(state, p, saracen, bands):
     label[:] = -1
     n_bands, top = 0, 0
     for c0 in range(N_CELLS):
-        if label[c0] >= 0 or not band_member(state, state[BOARD + c0], p, saracen):
+        if label[c0] >= 0 or not band_member(state, params, state[BOARD + c0], p, saracen):
             continue
         start[n_bands] = top
         label[c0] = n_bands
@@ -115,7 +115,11 @@ def label_bands(state, p, saracen, bands):
             head += 1
             for d in range(4):
                 n = NEIGH[c, d]
-                if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
+                if (
+                    n >= 0
+                    and label[n] < 0
+                    and band_member(state, params, state[BOARD + n], p, saracen)
+                ):
                     label[n] = n_bands
                     order[top] = n
                     top += 1
@@ -156,11 +160,11 @@ def label_kind(kinds, bit, bands):
 
 
 @jit
-def label_both(state, p, army_bands, saracen_bands, kinds):
+def label_both(state, params, p, army_bands, saracen_bands, kinds):
     """:func:`label_bands` for seat p's army and for the Saracens, reading each cell's
     token once (``kinds``: an int64[>= 144] scratch). Returns the Saracen bands' count."""
     for c in range(N_CELLS):
-        kinds[c] = band_kinds(state, state[BOARD + c], p)
+        kinds[c] = band_kinds(state, params, state[BOARD + c], p)
     label_kind(kinds, ARMY_BAND, army_bands)
     return label_kind(kinds, SARACEN_BAND, saracen_bands)
 
@@ -214,9 +218,10 @@ def refugee_faction(state, params, c):
             continue
         v = state[BOARD + n]
         if v >= 0 and is_crusader(v):
-            rank = (TOKEN_OWNER[v] - cur + players) % players
+            owner = H.controller(state, params, v)
+            rank = (owner - cur + players) % players
             if rank < best_rank:
-                best, best_rank = TOKEN_OWNER[v], rank
+                best, best_rank = owner, rank
     return best
 
 
@@ -227,7 +232,7 @@ def stampede_friend(state, params, n, seat):
     if v < 0:
         return False
     if is_crusader(v):
-        return TOKEN_OWNER[v] == seat
+        return H.controller(state, params, v) == seat
     if is_refugee(state, v):
         return refugee_faction(state, params, n) == seat
     return False
@@ -241,7 +246,7 @@ def trampled_at(state, params, c):
     if u < 0:
         return False
     if is_crusader(u):
-        seat = TOKEN_OWNER[u]
+        seat = H.controller(state, params, u)
     elif is_refugee(state, u):
         seat = refugee_faction(state, params, c)
         if seat < 0:
@@ -448,3 +453,6 @@ def apply_stampede(state, params, src, dst, before):
     for i in range(k):
         kill(state, state[BOARD + victims[i]])
     return k
+
+
+from .campaign import hookpoints as H  # noqa: E402  (last: the hook modules import this module)

@@ -236,8 +236,9 @@ def crusader_options(state, params, c, out, first_only, army_bands):
     n = 0
     coins = state[TOK_COINS + t]
     side = state[TOK_SIDE + t]
-    in_own_camp = camp_owner(params, c) == p
-    if side == 0:
+    own = TOKEN_OWNER[t] == p  # not an adjoined unit: its camp, WEAKEN stay its owner's
+    in_own_camp = own and camp_owner(params, c) == p
+    if side == 0 and own:
         out[WEAKEN] = 1
         n += 1
         if first_only:
@@ -317,7 +318,7 @@ def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
     if setup:
         return 0
     if is_crusader(t):
-        if not army_ok or TOKEN_OWNER[t] != p:
+        if not army_ok or H.controller(state, params, t) != p:
             return 0
         return crusader_options(state, params, c, out, first_only, army_bands)
     if is_saracen(t):
@@ -375,11 +376,11 @@ def legal_mask(state, params, out):
         # stage 2: label only the band kind(s) the selected unit can move with
         t = state[BOARD + sel]
         if t >= 0 and not is_saracen(t):
-            label_bands(state, p, False, army_bands)
+            label_bands(state, params, p, False, army_bands)
         if t >= 0 and not is_crusader(t):
-            label_bands(state, p, True, saracen_bands)
+            label_bands(state, params, p, True, saracen_bands)
         return unit_options(state, params, sel, out, False, army_bands, saracen_bands)
-    n_saracen_bands = label_both(state, p, army_bands, saracen_bands, work[6])
+    n_saracen_bands = label_both(state, params, p, army_bands, saracen_bands, work[6])
     # Stage 1: a cell is selectable if its selection has at least one follow-up. In
     # first-only mode verbs are written to ``scratch`` but never read, so it is not cleared.
     scratch = np.zeros(N_ACTIONS, np.uint8)
@@ -409,7 +410,7 @@ def legal_mask(state, params, out):
                 out[c] = 1
                 n += 1
                 continue
-        elif is_crusader(t) and (TOKEN_OWNER[t] != p or phase != PH_ARMY):
+        elif is_crusader(t) and (phase != PH_ARMY or H.controller(state, params, t) != p):
             continue  # other seats' Crusaders are never selectable
         elif fast and is_saracen(t):
             if saracen_selectable(state, params, c, p, saracen_bands, good, count, scratch):

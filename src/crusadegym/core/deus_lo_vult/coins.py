@@ -13,7 +13,7 @@ from ..jit import jit
 from .carry import free_capacity
 from .config import P_CAMP_CENTRE, P_SECURE, SECURE_ALL
 from .layout import BOARD, GROUND, LAST_PLUNDER, ROUND_LEFT, SCORE, TOK_COINS, TOK_SIDE
-from .pieces import TOKEN_OWNER, is_camp_centre, is_crusader
+from .pieces import is_camp_centre, is_crusader
 from .purgatory import WEAK
 
 REFUGEE_SIDE = WEAK  # an emptied City Quarter is flipped [R "flip the token"]
@@ -55,12 +55,17 @@ def take_from(state, t, nb):
 
 @jit
 def give_ok(state, params, c, nb, p):
-    """GIVE toward nb: secure in own camp centre, pass to an own Crusader, or drop."""
+    """GIVE toward nb: secure in own camp centre, pass to an own (commanded) Crusader,
+    or drop."""
     if nb == params[P_CAMP_CENTRE + p]:
         return True
     u = state[BOARD + nb]
     if u >= 0:
-        return is_crusader(u) and TOKEN_OWNER[u] == p and free_capacity(state, params, u) > 0
+        return (
+            is_crusader(u)
+            and H.controller(state, params, u) == p
+            and free_capacity(state, params, u) > 0
+        )
     return not is_camp_centre(params, nb)
 
 
@@ -85,3 +90,6 @@ def do_give(state, params, c, nb, p):
     else:
         state[GROUND + nb] += 1
     return False
+
+
+from .campaign import hookpoints as H  # noqa: E402  (last: the hook modules import this module)

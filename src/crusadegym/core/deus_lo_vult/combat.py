@@ -26,7 +26,6 @@ from .layout import BOARD, PH_ARMY, PHASE, TOK_COINS
 from .pieces import (
     NEIGH,
     TOKEN_KIND,
-    TOKEN_OWNER,
     camp_owner,
     edge_icon,
     is_city_token,
@@ -91,10 +90,12 @@ def strike_target(state, params, c, d):
 
 
 @jit
-def saracen_may_target(params, u, p):
+def saracen_may_target(state, params, u, p):
     """Saracens and towers played by seat p attack opponents' Crusaders [R "You can also
     attack your opponents' Crusader units"]; any Crusader with ``saracen_targets="any"``."""
-    return is_crusader(u) and (params[P_SARACEN_TARGETS] == TARGETS_ANY or TOKEN_OWNER[u] != p)
+    return is_crusader(u) and (
+        params[P_SARACEN_TARGETS] == TARGETS_ANY or H.controller(state, params, u) != p
+    )
 
 
 @jit
@@ -116,7 +117,7 @@ def saracen_target_near(state, params, c, p):
             u = state[BOARD + n2]
             if u < 0:
                 continue
-        if saracen_may_target(params, u, p):
+        if saracen_may_target(state, params, u, p):
             return True
     return False
 
@@ -149,7 +150,7 @@ def duel_strike(state, params, c, d, p, army_ok):
     u = state[BOARD + tc]
     def_icon = edge_icon(state, u, (d + 2) % 4)
     if is_crusader(t):
-        if not army_ok or TOKEN_OWNER[t] != p:
+        if not army_ok or H.controller(state, params, t) != p:
             return STRIKE_NONE
         if is_saracen(u):
             return STRIKE_COMBAT
@@ -163,7 +164,7 @@ def duel_strike(state, params, c, d, p, army_ok):
             if o >= 0 and o != p:
                 return STRIKE_NONE
             return STRIKE_KILL_REFUGEE
-        if is_crusader(u) and TOKEN_OWNER[u] != p and icon == ICON_S:
+        if is_crusader(u) and H.controller(state, params, u) != p and icon == ICON_S:
             if def_icon == ICON_H or (def_icon == ICON_S and params[P_ROBBING] == ON):
                 if state[TOK_COINS + u] > 0 and free_capacity(state, params, t) > 0:
                     return STRIKE_STEAL
@@ -171,7 +172,7 @@ def duel_strike(state, params, c, d, p, army_ok):
     if is_saracen(t) or is_quarter(state, t):
         if is_quarter(state, t) and RANGED_ICON[icon] == 0:
             return STRIKE_NONE
-        if saracen_may_target(params, u, p):
+        if saracen_may_target(state, params, u, p):
             return STRIKE_COMBAT
     return STRIKE_NONE
 

@@ -18,6 +18,7 @@ from .. import tables as T
 from ..config import P_QUARTER_FACING
 from ..layout import BOARD, LOC_PURGATORY, QNEXT, QORDER, ROUND_LEFT, SCORE, TOK_COINS, TOK_LOC
 from ..pieces import TOKEN_OWNER, camp_owner, is_crusader, is_refugee, is_saracen, place_token
+from .adjoin import controller
 from .config import P_JERUSALEM
 from .layout import CB_BATTLE
 
@@ -135,19 +136,22 @@ def strike_credits(state, c, tc, t, u, out):
     ``out[0]`` the seat credited with a Saracen kill, ``out[1]`` the seat credited with a
     rival Crusader kill (-1 none). A Saracen (or rival) killed by the striker counts for
     the striker's seat; one killed by the defender's strike back counts for the
-    defender's seat (our reading of "kill more Saracens")."""
+    defender's seat (our reading of "kill more Saracens"). A unit's seat: the seat that
+    commands it this action (``adjoin.controller``: Eleanor's adjoined units)."""
     out[0] = -1
     out[1] = -1
     if u >= 0 and killed(state, u, tc) and is_crusader(t):
+        seat = controller(state, t)
         if is_saracen(u):
-            out[0] = TOKEN_OWNER[t]
-        elif is_crusader(u) and TOKEN_OWNER[u] != TOKEN_OWNER[t]:
-            out[1] = TOKEN_OWNER[t]
+            out[0] = seat
+        elif is_crusader(u) and controller(state, u) != seat:
+            out[1] = seat
     if t >= 0 and killed(state, t, c) and u >= 0 and is_crusader(u):
+        seat = controller(state, u)
         if is_saracen(t):
-            out[0] = TOKEN_OWNER[u]
-        elif is_crusader(t) and TOKEN_OWNER[u] != TOKEN_OWNER[t]:
-            out[1] = TOKEN_OWNER[u]
+            out[0] = seat
+        elif is_crusader(t) and controller(state, t) != seat:
+            out[1] = seat
 
 
 @jit

@@ -43,6 +43,7 @@ P_FIELD_REVEAL = P_FIELD_OPTS + 0  # index in tables.FIELD_REVEALS (field.py)
 P_WAR_ENGINES = PB_UNITS + 0
 P_HERO = PB_UNITS + 1  # [4] hero index per seat, -1 none
 P_FACTION = PB_UNITS + 5  # [4] faction index per seat, -1 none
+P_OLIVIER_PASSES = PB_UNITS + 9  # index in tables.OLIVIER_PASSES
 # deeds.py
 P_DEEDS = PB_DEEDS + 0
 P_DEEDS_VISIBLE = PB_DEEDS + 1
@@ -83,7 +84,9 @@ class CampaignConfig(DuelConfig):
     the name the config was built from (``preset_config``), for the record.
     gravediggers_restore: the Unit the Gravediggers save comes back as it was before the
     fatal blow ("before") or on its weak side ("weak"): ``tables.GRAVE_RESTORES``
-    (gravediggers.py).
+    (gravediggers.py). olivier_passes: when Olivier, wounded intentionally, passes to
+    the Templars: "end_of_turn" (he adjoins Templar units for the rest of that turn) or
+    "at_once" (``tables.OLIVIER_PASSES``, units.py).
     """
 
     deployment: str = "campaign"  # [R] "Campaign: no pre-deployed Units in Camps"
@@ -106,6 +109,7 @@ class CampaignConfig(DuelConfig):
     war_engines: bool = False
     heroes: tuple = ()
     factions: tuple = ()
+    olivier_passes: str = "end_of_turn"
     deeds: bool = False
     deeds_visible: bool = False
     refugee_glory: bool = True
@@ -139,6 +143,7 @@ class CampaignConfig(DuelConfig):
         choice("weather", CT.WEATHER_MODES)
         choice("field_reveal", CT.FIELD_REVEALS)
         choice("gravediggers_restore", CT.GRAVE_RESTORES)
+        choice("olivier_passes", CT.OLIVIER_PASSES)
         choice("weather_deal", CT.WEATHER_DEALS)
         if self.rain_sand and self.weather != "passive":
             raise ValueError(
@@ -258,6 +263,7 @@ def make_params(cfg: CampaignConfig) -> np.ndarray:
     p[P_FIELD_REVEAL] = CT.FIELD_REVEALS.index(cfg.field_reveal)
     p[P_GRAVE_RESTORE] = CT.GRAVE_RESTORES.index(cfg.gravediggers_restore)
     p[P_WAR_ENGINES] = int(cfg.war_engines)
+    p[P_OLIVIER_PASSES] = CT.OLIVIER_PASSES.index(cfg.olivier_passes)
     for seat in range(4):
         hero = cfg.heroes[seat] if seat < len(cfg.heroes) else CT.NO_HERO
         faction = cfg.factions[seat] if seat < len(cfg.factions) else CT.NO_HERO

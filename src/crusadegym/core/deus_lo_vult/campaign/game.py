@@ -25,7 +25,7 @@ from ..setup import advance_setup
 from ..turns import end_turn, round_transition
 from ..turns import step as duel_step
 from . import battle as B
-from . import determinize, flow, observe
+from . import determinize, flow, observe, units
 from . import extras as X
 from . import gravediggers as GD
 from .config import P_MAX_BATTLES, CampaignConfig, make_params
@@ -87,6 +87,8 @@ def step(state, params, action, rewards):
         GD.after_step(state, params, before)
     if state[OVER] != 0 and state[B.C_OVER] == 0:
         flow.end_battle(state, params)
+    if units.any_on(params):
+        units.update_adjoined(state, params)  # who commands which unit next action
     rewards[:] = 0.0
     if state[B.C_OVER] != 0:
         flow.campaign_returns(state, params, rewards)

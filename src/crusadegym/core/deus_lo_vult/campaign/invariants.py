@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import tables as T
 from ..config import P_PLAYERS
+from ..pieces import is_crusader
+from . import adjoin, deeds, field, gauntlets, river, units, weather
 from . import battle as B
-from . import deeds, field, gauntlets, river, weather
 from .config import P_MAX_BATTLES
 
 
@@ -28,4 +30,24 @@ def check_campaign(state: np.ndarray, params: np.ndarray) -> list[str]:
     errors += deeds.check(state, params)
     errors += weather.check(state, params)
     errors += river.check(state, params)
+    errors += check_adjoined(state, params)
+    return errors
+
+
+def check_adjoined(state: np.ndarray, params: np.ndarray) -> list[str]:
+    """The adjoined units (``adjoin.py``) are what the position gives: recomputed, the
+    same; only Crusaders of another seat, joined to the commander's tapped Hero."""
+    again = state.copy()
+    units.update_adjoined(again, params)
+    if not np.array_equal(
+        again[adjoin.K_COMMANDER : adjoin.K_END], state[adjoin.K_COMMANDER : adjoin.K_END]
+    ):
+        return ["adjoined units differ from the position's (units.update_adjoined)"]
+    seat = adjoin.commander(state)
+    errors = []
+    for t in range(T.N_TOKENS):
+        if adjoin.is_adjoined(state, t) and (
+            seat < 0 or not is_crusader(t) or T.TOKEN_OWNER[t] == seat
+        ):
+            errors.append(f"token {t} adjoined to seat {seat}: not another seat's Crusader")
     return errors

@@ -29,7 +29,7 @@ def all_fields() -> dict[str, tuple[int, int]]:
 
 
 def apply_campaign_lines(state: np.ndarray, params: np.ndarray, lines: list[str]) -> None:
-    """Set the fields named on ``campaign ...`` lines."""
+    """Set the fields named on ``campaign ...`` lines, then recompute the derived ones."""
     fields = all_fields()
     for line in lines:
         for item in line.split()[1:]:
@@ -46,6 +46,7 @@ def apply_campaign_lines(state: np.ndarray, params: np.ndarray, lines: list[str]
             if len(values) != length:
                 raise NotationError(f"campaign field {name} takes {length} value(s): {item!r}")
             state[offset : offset + length] = values
+    units.update_adjoined(state, params)  # derived slots (adjoin.py): not written
 
 
 def campaign_lines(state: np.ndarray) -> str:

@@ -228,7 +228,7 @@ def stranded(state, params, c, p):
         return False
     for d in range(4):
         n = NEIGH[c, d]
-        if n >= 0 and band_member(state, state[BOARD + n], p, False):
+        if n >= 0 and band_member(state, params, state[BOARD + n], p, False):
             return False
     return True
 

@@ -33,6 +33,10 @@ FIELD_REVEALS = ("vacated", "flipped")
 # How the Gravediggers restore the killed Unit (gravediggers.py; the rulebook is silent): as it
 # was before the fatal blow, or on its weak side.
 GRAVE_RESTORES = ("before", "weak")
+# When Olivier, wounded intentionally, passes to the Templars (units.py): at the end of
+# that turn (so his "adjoin the Templar units ... when tapped intentionally" has a turn to
+# act) or at once (then it never acts: he is a Templar unit from that moment)
+OLIVIER_PASSES = ("end_of_turn", "at_once")
 RIVER_AMENITIES = tuple(a[0] for a in AMENITIES if a[1] == "river")
 FIELD_AMENITIES = tuple(a[0] for a in AMENITIES if a[1] == "field")
 

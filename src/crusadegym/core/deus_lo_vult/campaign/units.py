@@ -60,6 +60,8 @@ from ..layout import (
     LOC_OFF,
     LOC_PURGATORY,
     LOC_RESERVE,
+    PH_ARMY,
+    PHASE,
     PURG,
     SCORE,
     TOK_COINS,
@@ -73,17 +75,18 @@ from ..pieces import (
     TOKEN_KIND,
     TOKEN_OWNER,
     campaign_units,
+    is_amenity,
     is_crusader,
     is_quarter,
     is_refugee,
     is_saracen,
     place_token,
 )
-from ..purgatory import LETHAL, damage, kill, remove_from_board
+from ..purgatory import LETHAL, STRONG, damage, kill, remove_from_board
+from . import adjoin, field, river
 from . import battle as B
-from . import field, river
 from . import tables as CT
-from .config import P_FACTION, P_HERO, P_WAR_ENGINES, amenity_slot
+from .config import P_FACTION, P_HERO, P_OLIVIER_PASSES, P_WAR_ENGINES, amenity_slot
 from .layout import A_UNITS, CB_UNITS
 
 NC = T.N_CELLS
@@ -133,8 +136,12 @@ BALDWIN = HERO_INDEX["baldwin_iv"]
 FRANCORUM = CT.FACTIONS.index("regnum_francorum")
 ANGEVIN = CT.FACTIONS.index("imperium_angevinium")
 TEMPLAR = CT.FACTIONS.index("knights_templar")
+# [R "Eleanor" / "Olivier"] who adjoins which Army's units when tapped (adjoin.py)
+ADJOIN_HEROES = np.array([ELEANOR, OLIVIER], np.int64)
+ADJOIN_ARMIES = np.array([FRANCORUM, TEMPLAR], np.int64)
 HERO_ARMY = np.array([CT.FACTIONS.index(h[1]) for h in CT.HEROES], np.int64)
 HERO_KIND = np.array([T.KIND_NAMES.index(h[2]) for h in CT.HEROES], np.int64)
+PASSES_AT_ONCE = CT.OLIVIER_PASSES.index("at_once")
 RANSOM_PRICE = 1  # [R Louis IX] "one unit per turn for one Coin price"
 CAPTIVE_PRICE = 1  # [R Leopold V] "returned to the main Army for One Coin price"
 RICHARD_PRICE = 2  # [R] "If the prisoner is Richard the Lionheart ... Two Coins"
@@ -149,8 +156,10 @@ U_CAPTIVE = CB_UNITS + 33  # [4] per captor seat: captive token + 1, 0 none
 U_CID_DEAD = CB_UNITS + 37  # [4] El Cid (of this seat) is dead on the board
 U_ACTED = CB_UNITS + 41  # [4] Barbarossa (of this seat) has acted this turn
 U_ON_BOARD = CB_UNITS + 45  # [4] Barbarossa of this seat was on the board (death check)
-U_TAPPED = CB_UNITS + 49  # [4] Eleanor/Olivier of this seat tapped intentionally
-U_END = CB_UNITS + 53
+U_TAPPED = CB_UNITS + 49  # [2] per ADJOIN_HEROES entry: tapped intentionally, still weak
+U_OLIVIER_PASSING = CB_UNITS + 51  # Olivier passes to the Templars at this turn's end
+U_END = CB_UNITS + 52
+assert U_END <= adjoin.K_COMMANDER
 N_CUNITS = T.N_TOKENS - T.CAMPAIGN_UNIT0 - T.N_AMENITY_KINDS  # 24
 
 FIELDS: dict[str, tuple[int, int]] = {
@@ -162,7 +171,8 @@ FIELDS: dict[str, tuple[int, int]] = {
     "cid_dead": (U_CID_DEAD, 4),
     "hero_acted": (U_ACTED, 4),
     "hero_seen": (U_ON_BOARD, 4),
-    "tapped": (U_TAPPED, 4),
+    "tapped": (U_TAPPED, 2),
+    "olivier_passing": (U_OLIVIER_PASSING, 1),
 }
 """Notation fields ``name -> (state offset, length)`` (``campaign/notation.py``)."""
 
@@ -528,6 +538,9 @@ def defect(state, params, t, faction):
     if q == p:
         return
     h = hero_of(state, t)
+    for i in range(len(ADJOIN_HEROES)):
+        if h == ADJOIN_HEROES[i] and h != OLIVIER:
+            state[U_TAPPED + i] = 0  # Eleanor wounded by another seat: not tapped by hers
     n = spare_token(state, q, TOKEN_KIND[t])
     c = state[TOK_LOC + t]
     side, face, coins = state[TOK_SIDE + t], state[TOK_FACE + t], state[TOK_COINS + t]
@@ -549,10 +562,14 @@ def defect(state, params, t, faction):
 def after_weaken(state, params, t, p):
     """A seat weakened its own unit t [R "Heroes": "tapped intentionally"]."""
     h = hero_of(state, t)
-    if h == ELEANOR or h == OLIVIER:
-        state[U_TAPPED + p] = 1
+    for i in range(len(ADJOIN_HEROES)):
+        if h == ADJOIN_HEROES[i]:
+            state[U_TAPPED + i] = 1
     if h == OLIVIER:  # [R] "When wounded intentionally, he passes to the Templar faction"
-        defect(state, params, t, TEMPLAR)
+        if params[P_OLIVIER_PASSES] == PASSES_AT_ONCE:
+            defect(state, params, t, TEMPLAR)
+        else:
+            state[U_OLIVIER_PASSING] = 1
     if h == EL_CID:
         state[U_CID_DEAD + p] = 1
         drop_coins(state, t)
@@ -610,6 +627,11 @@ def begin_turn(state, params, p):
 
 @jit
 def end_turn(state, params, p):
+    if state[U_OLIVIER_PASSING] != 0:  # olivier_passes="end_of_turn"
+        state[U_OLIVIER_PASSING] = 0
+        o = hero_token(state, OLIVIER)
+        if o >= 0 and state[TOK_LOC + o] >= 0:
+            defect(state, params, o, TEMPLAR)
     baccatio_check(state, params, p)
     heroes_check(state, params)
     cid = hero_token(state, EL_CID)
@@ -895,7 +917,8 @@ def apply_turn_extra(state, params, a):
 def observe(state, params, player, out, o):
     """Scalars (``layout.OS_UNITS``), per relative seat r: [r] Hero on the board,
     [4 + r] Hero dead this Battle, [8 + r] Baldwin's touch used, [12 + r] holds a
-    captive, [16 + r] El Cid dead; [20] Engineer drunk. All public."""
+    captive, [16 + r] El Cid dead; [20] Engineer drunk; [21] this seat commands
+    adjoined units now, [22] another seat does (``adjoin.py``). All public."""
     players = params[P_PLAYERS]
     for p in range(players):
         r = (p - player + players) % players
@@ -911,3 +934,65 @@ def observe(state, params, player, out, o):
         out[o + 16 + r] = 1.0 if state[U_CID_DEAD + p] != 0 else 0.0
     if engineer_on(params):
         out[o + 20] = 0.0 if engineer_sober(state) else 1.0
+    s = adjoin.commander(state)
+    if s >= 0:
+        out[o + 21 + (0 if s == player else 1)] = 1.0
+
+
+# ------------------------------------------------------------------ adjoined units
+@jit
+def update_adjoined(state, params):
+    """Recompute who commands the adjoined units for the next action (``adjoin.py``)
+    [R "Eleanor": "Being tapped intentionally ... adjoin French units to her band and
+    use them just like her own during her turn"; "Olivier": "the same way ... - when
+    tapped intentionally"]. A tapped Hero healed (strong again) or off the board is no
+    longer tapped."""
+    adjoin.clear(state)
+    p = state[CUR]
+    for i in range(len(ADJOIN_HEROES)):
+        t = hero_token(state, ADJOIN_HEROES[i])
+        if t < 0 or state[TOK_LOC + t] < 0 or state[TOK_SIDE + t] == STRONG:
+            state[U_TAPPED + i] = 0
+            continue
+        if state[U_TAPPED + i] == 0 or TOKEN_OWNER[t] != p or state[PHASE] != PH_ARMY:
+            continue
+        q = seat_of_faction(params, ADJOIN_ARMIES[i], p)
+        if q >= 0 and params[P_FACTION + p] != ADJOIN_ARMIES[i]:
+            adjoin_band(state, t, p, q)
+
+
+@jit
+def adjoin_band(state, hero, p, q):
+    """Seat p commands seat q's Crusaders connected to ``hero`` through orthogonally
+    adjacent Crusaders of p or q, Refugees and Field Amenities (her band, French units
+    joined to it)."""
+    queue = np.empty(NC, np.int64)
+    seen = np.zeros(NC, np.uint8)
+    c0 = state[TOK_LOC + hero]
+    queue[0] = c0
+    seen[c0] = 1
+    head, top = 0, 1
+    found = False
+    while head < top:
+        c = queue[head]
+        head += 1
+        for d in range(4):
+            n = NEIGH[c, d]
+            if n < 0 or seen[n] != 0:
+                continue
+            v = state[BOARD + n]
+            if v < 0:
+                continue
+            if is_crusader(v):
+                if TOKEN_OWNER[v] == q:
+                    adjoin.adjoin(state, v)
+                    found = True
+                elif TOKEN_OWNER[v] != p:
+                    continue
+            elif not (is_refugee(state, v) or is_amenity(v)):
+                continue
+            seen[n] = 1
+            queue[top] = n
+            top += 1
+    if found:
+        state[adjoin.K_COMMANDER] = p + 1
