@@ -179,3 +179,16 @@ def test_random_play_around_a_tapped_eleanor_keeps_the_invariants():
             steps += 1
             g.step(s, int(rng.choice(g.legal_actions(s))))
     assert fired > steps // 20, (fired, steps)
+
+
+def test_a_stale_adjoined_set_is_caught_by_both_invariant_checks():
+    """``invariants.check_adjoined`` (readable) and the compiled ``invariant_kernel``
+    (what the soak runs on every state) both flag a set the position does not give."""
+    from crusadegym.core.deus_lo_vult import invariant_kernel as K
+
+    g, s = position(BOARD, campaign="campaign tapped=0,0", **dict(ELEANOR, war_engines=True))
+    play(g, s, "cell e5", "weaken")
+    assert not g.check_invariants(s) and K.violation(s, g.params) == K.OK
+    s[A.K_COMMANDER] = 0  # forget who commands them
+    assert any("adjoined" in p for p in g.check_invariants(s))
+    assert K.violation(s, g.params) == K.BAD_ADJOINED

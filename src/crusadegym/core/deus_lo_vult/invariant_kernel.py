@@ -12,6 +12,7 @@ import numpy as np
 
 from ..jit import jit
 from . import tables as T
+from .campaign import hookpoints as H
 from .campaign.battle import C_COIN_BALANCE
 from .carry import capacity
 from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_CAMPAIGN, P_PLAYERS, P_SARACEN_CAP
@@ -53,6 +54,7 @@ VIOLATIONS = (
     "action points out of range",
     "a Campaign-only token (Greek fire) is in the Duel",
     "more Saracens on the board than the saracen_cap home rule allows",
+    "Campaign: the adjoined units are not the ones the position gives (campaign/adjoin.py)",
 )
 (
     OK,
@@ -73,6 +75,7 @@ VIOLATIONS = (
     BAD_AP,
     BAD_CAMPAIGN_TOKEN,
     BAD_SARACEN_CAP,
+    BAD_ADJOINED,
 ) = range(len(VIOLATIONS))
 
 N_SEATS = T.MAX_PLAYERS
@@ -171,6 +174,8 @@ def violation(state, params):
     cap = params[P_SARACEN_CAP]
     if cap != NO_SARACEN_CAP and saracens > cap:
         return BAD_SARACEN_CAP
+    if params[P_CAMPAIGN] != 0 and H.adjoined_stale(state, params):
+        return BAD_ADJOINED
     return OK
 
 

@@ -101,6 +101,7 @@ DUEL_VERDICTS = {
     "capacity": _last,
     "after_weaken": _nothing,
     "controller": _owner,
+    "adjoined_stale": _no,
 }
 """Each hook's Duel verdict (what the Duel does without the Campaign's modules)."""
 

@@ -38,6 +38,7 @@ hook                     called from
 ``capacity``             ``carry.capacity`` (so ``free_capacity``, TAKE, GIVE, pick-up,
                          plunder/steal verdicts, HEAL, invariants): the coins a
                          Crusader can carry on a side
+``adjoined_stale``       ``invariant_kernel.violation``: a Campaign invariant
 ``controller``           wherever the Duel asks "is this Crusader the seat's own"
                          (``bands``, ``choices``, ``combat``, ``coins``): the seat
                          commanding it this action (not behind ``P_CAMPAIGN``: the
@@ -237,3 +238,12 @@ def controller(state, params, t):
     """The seat commanding Crusader t this action: its owner, or the seat whose tapped
     Eleanor / Olivier adjoined it (``adjoin.py``)."""
     return adjoin.controller(state, t)
+
+
+@jit
+def adjoined_stale(state, params):
+    """A Campaign invariant for ``invariant_kernel.violation``: the stored adjoined set
+    is not the one the position gives."""
+    if units.any_on(params):
+        return units.adjoined_stale(state, params)
+    return False

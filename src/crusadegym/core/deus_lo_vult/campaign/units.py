@@ -996,3 +996,15 @@ def adjoin_band(state, hero, p, q):
             top += 1
     if found:
         state[adjoin.K_COMMANDER] = p + 1
+
+
+@jit
+def adjoined_stale(state, params):
+    """Does the stored adjoined set differ from the one the position gives (a compiled
+    invariant, ``invariants.check_adjoined``)?"""
+    again = state.copy()
+    update_adjoined(again, params)
+    for k in range(adjoin.K_COMMANDER, adjoin.K_END):
+        if again[k] != state[k]:
+            return True
+    return False
