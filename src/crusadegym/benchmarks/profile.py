@@ -177,12 +177,12 @@ def _loop_init(init_fn, idx, params, scratch):
 
 
 @kjit
-def _loop_bands(states, idx, params, bands):
+def _loop_bands(states, idx, bands):
     s = 0
     for i in idx:
         p = states[i, 2]  # CUR
-        s += label_bands(states[i], params, p, False, bands)
-        s += label_bands(states[i], params, p, True, bands)
+        s += label_bands(states[i], p, False, bands)
+        s += label_bands(states[i], p, True, bands)
     return s
 
 
@@ -293,7 +293,7 @@ def _profile(game, n_games: int, min_seconds: float, seed: int) -> dict:
     else:
         bands = np.empty((3, 145), np.int64)
         row("  inside stage 1", "label_bands x2 (army + Saracen)", idx1,
-            timed(_loop_bands, states, idx1, params, bands))  # fmt: skip
+            timed(_loop_bands, states, idx1, bands))  # fmt: skip
     for c, name in enumerate(CATEGORIES):
         idx = np.flatnonzero(cats == c)
         if len(idx):

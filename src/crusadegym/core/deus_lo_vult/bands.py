@@ -15,12 +15,14 @@ import numpy as np
 
 from ..jit import jit
 from . import tables as T
+from .campaign.adjoin import add_commanded, commands, controller
 from .config import P_CHIVALROUS, P_PLAYERS, STAMPEDE_CHIVALROUS
 from .layout import AP, BOARD, CUR
 from .pieces import (
     N_CELLS,
     NEIGH,
     NO_SEAT,
+    TOKEN_OWNER,
     camp_owner,
     is_amenity,
     is_camp_centre,
@@ -64,46 +66,50 @@ ARMY_BAND, SARACEN_BAND = 1, 2  # bits of :func:`band_kinds`
 
 
 @jit
-def band_kinds(state, params, t, p):
+def band_kinds(state, t, p):
     """The band kinds token t belongs to for seat p, as ARMY_BAND | SARACEN_BAND bits
-    (the one statement of band membership; :func:`band_member` reads one kind). "Own":
-    commanded by p this action (a Campaign's adjoined units, ``campaign/adjoin.py``)."""
+    (the one statement of band membership; :func:`band_member` reads one kind). In a
+    Campaign, the units p commands this action (Eleanor's adjoined units) are army band
+    members too: :func:`label_both` / :func:`label_bands` add them
+    (``campaign/adjoin.add_commanded``), so this per-cell test stays the Duel's."""
     if t < 0:
         return 0
     if is_refugee(state, t) or is_amenity(t):
         return ARMY_BAND | SARACEN_BAND  # Field Amenities move with any band [R Part 2]
     if is_saracen(t) or is_city_token(t):
         return SARACEN_BAND
-    if is_crusader(t) and H.controller(state, params, t) == p:
+    if is_crusader(t) and TOKEN_OWNER[t] == p:
         return ARMY_BAND
     return 0
 
 
 @jit
-def band_member(state, params, t, p, saracen):
+def band_member(state, t, p, saracen):
     """Is token t a band member for seat p's army (saracen=False) or for the Saracens?
 
     Army bands: p's Crusaders and Refugees. Saracen bands: Saracens, City Quarters
     ("count as stationary Saracen units") and Refugees [R].
     """
-    return (band_kinds(state, params, t, p) & (SARACEN_BAND if saracen else ARMY_BAND)) != 0
+    return (band_kinds(state, t, p) & (SARACEN_BAND if saracen else ARMY_BAND)) != 0
 
 
 @jit
-def label_bands(state, params, p, saracen, bands):
+def label_bands(state, p, saracen, bands):
     """Label every band for seat p's army (or the Saracens) in one pass.
 
     ``bands`` is an int64[3, 145] scratch: row 0 = band id per cell (-1 for
     non-members), row 1 = member cells grouped band by band, row 2 = start offset of
     each band in row 1 (with a sentinel after the last). Returns the number of bands.
     """
+    if not saracen and commands(state, p):
+        return label_commanded(state, p, bands)
     label = bands[0]
     order = bands[1]
     start = bands[2]
     label[:] = -1
     n_bands, top = 0, 0
     for c0 in range(N_CELLS):
-        if label[c0] >= 0 or not band_member(state, params, state[BOARD + c0], p, saracen):
+        if label[c0] >= 0 or not band_member(state, state[BOARD + c0], p, saracen):
             continue
         start[n_bands] = top
         label[c0] = n_bands
@@ -115,11 +121,7 @@ def label_bands(state, params, p, saracen, bands):
             head += 1
             for d in range(4):
                 n = NEIGH[c, d]
-                if (
-                    n >= 0
-                    and label[n] < 0
-                    and band_member(state, params, state[BOARD + n], p, saracen)
-                ):
+                if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
                     label[n] = n_bands
                     order[top] = n
                     top += 1
@@ -160,11 +162,24 @@ def label_kind(kinds, bit, bands):
 
 
 @jit
-def label_both(state, params, p, army_bands, saracen_bands, kinds):
+def label_commanded(state, p, bands):
+    """:func:`label_bands` for seat p's army when p commands adjoined units (a Campaign
+    with Eleanor tapped): its kinds with those units added."""
+    kinds = np.empty(N_CELLS, np.int64)
+    for c in range(N_CELLS):
+        kinds[c] = band_kinds(state, state[BOARD + c], p)
+    add_commanded(state, kinds, ARMY_BAND)
+    return label_kind(kinds, ARMY_BAND, bands)
+
+
+@jit
+def label_both(state, p, army_bands, saracen_bands, kinds):
     """:func:`label_bands` for seat p's army and for the Saracens, reading each cell's
     token once (``kinds``: an int64[>= 144] scratch). Returns the Saracen bands' count."""
     for c in range(N_CELLS):
-        kinds[c] = band_kinds(state, params, state[BOARD + c], p)
+        kinds[c] = band_kinds(state, state[BOARD + c], p)
+    if commands(state, p):
+        add_commanded(state, kinds, ARMY_BAND)
     label_kind(kinds, ARMY_BAND, army_bands)
     return label_kind(kinds, SARACEN_BAND, saracen_bands)
 
@@ -218,7 +233,7 @@ def refugee_faction(state, params, c):
             continue
         v = state[BOARD + n]
         if v >= 0 and is_crusader(v):
-            owner = H.controller(state, params, v)
+            owner = controller(state, v)
             rank = (owner - cur + players) % players
             if rank < best_rank:
                 best, best_rank = owner, rank
@@ -232,7 +247,7 @@ def stampede_friend(state, params, n, seat):
     if v < 0:
         return False
     if is_crusader(v):
-        return H.controller(state, params, v) == seat
+        return controller(state, v) == seat
     if is_refugee(state, v):
         return refugee_faction(state, params, n) == seat
     return False
@@ -246,7 +261,7 @@ def trampled_at(state, params, c):
     if u < 0:
         return False
     if is_crusader(u):
-        seat = H.controller(state, params, u)
+        seat = controller(state, u)
     elif is_refugee(state, u):
         seat = refugee_faction(state, params, c)
         if seat < 0:
@@ -453,6 +468,3 @@ def apply_stampede(state, params, src, dst, before):
     for i in range(k):
         kill(state, state[BOARD + victims[i]])
     return k
-
-
-from .campaign import hookpoints as H  # noqa: E402  (last: the hook modules import this module)

@@ -37,6 +37,7 @@ from .bands import (
     stampede_scan,
 )
 from .campaign import hookpoints as H
+from .campaign.adjoin import controller
 from .carry import capacity, free_capacity
 from .coins import give_ok
 from .combat import STRIKE_NONE, classify_strike, saracen_target_near
@@ -318,7 +319,7 @@ def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
     if setup:
         return 0
     if is_crusader(t):
-        if not army_ok or H.controller(state, params, t) != p:
+        if not army_ok or controller(state, t) != p:
             return 0
         return crusader_options(state, params, c, out, first_only, army_bands)
     if is_saracen(t):
@@ -376,11 +377,11 @@ def legal_mask(state, params, out):
         # stage 2: label only the band kind(s) the selected unit can move with
         t = state[BOARD + sel]
         if t >= 0 and not is_saracen(t):
-            label_bands(state, params, p, False, army_bands)
+            label_bands(state, p, False, army_bands)
         if t >= 0 and not is_crusader(t):
-            label_bands(state, params, p, True, saracen_bands)
+            label_bands(state, p, True, saracen_bands)
         return unit_options(state, params, sel, out, False, army_bands, saracen_bands)
-    n_saracen_bands = label_both(state, params, p, army_bands, saracen_bands, work[6])
+    n_saracen_bands = label_both(state, p, army_bands, saracen_bands, work[6])
     # Stage 1: a cell is selectable if its selection has at least one follow-up. In
     # first-only mode verbs are written to ``scratch`` but never read, so it is not cleared.
     scratch = np.zeros(N_ACTIONS, np.uint8)
@@ -410,7 +411,7 @@ def legal_mask(state, params, out):
                 out[c] = 1
                 n += 1
                 continue
-        elif is_crusader(t) and (phase != PH_ARMY or H.controller(state, params, t) != p):
+        elif is_crusader(t) and (phase != PH_ARMY or controller(state, t) != p):
             continue  # other seats' Crusaders are never selectable
         elif fast and is_saracen(t):
             if saracen_selectable(state, params, c, p, saracen_bands, good, count, scratch):

@@ -10,6 +10,7 @@ standing on them (free) or with a TAKE from next to them (1 Action Point).
 from __future__ import annotations
 
 from ..jit import jit
+from .campaign.adjoin import controller
 from .carry import free_capacity
 from .config import P_CAMP_CENTRE, P_SECURE, SECURE_ALL
 from .layout import BOARD, GROUND, LAST_PLUNDER, ROUND_LEFT, SCORE, TOK_COINS, TOK_SIDE
@@ -61,11 +62,7 @@ def give_ok(state, params, c, nb, p):
         return True
     u = state[BOARD + nb]
     if u >= 0:
-        return (
-            is_crusader(u)
-            and H.controller(state, params, u) == p
-            and free_capacity(state, params, u) > 0
-        )
+        return is_crusader(u) and controller(state, u) == p and free_capacity(state, params, u) > 0
     return not is_camp_centre(params, nb)
 
 
@@ -90,6 +87,3 @@ def do_give(state, params, c, nb, p):
     else:
         state[GROUND + nb] += 1
     return False
-
-
-from .campaign import hookpoints as H  # noqa: E402  (last: the hook modules import this module)

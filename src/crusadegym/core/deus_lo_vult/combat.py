@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..jit import jit
 from . import tables as T
 from .campaign import hookpoints as H
+from .campaign.adjoin import controller
 from .carry import free_capacity
 from .coins import plunder, steal
 from .config import (
@@ -94,7 +95,7 @@ def saracen_may_target(state, params, u, p):
     """Saracens and towers played by seat p attack opponents' Crusaders [R "You can also
     attack your opponents' Crusader units"]; any Crusader with ``saracen_targets="any"``."""
     return is_crusader(u) and (
-        params[P_SARACEN_TARGETS] == TARGETS_ANY or H.controller(state, params, u) != p
+        params[P_SARACEN_TARGETS] == TARGETS_ANY or controller(state, u) != p
     )
 
 
@@ -150,7 +151,7 @@ def duel_strike(state, params, c, d, p, army_ok):
     u = state[BOARD + tc]
     def_icon = edge_icon(state, u, (d + 2) % 4)
     if is_crusader(t):
-        if not army_ok or H.controller(state, params, t) != p:
+        if not army_ok or controller(state, t) != p:
             return STRIKE_NONE
         if is_saracen(u):
             return STRIKE_COMBAT
@@ -164,7 +165,7 @@ def duel_strike(state, params, c, d, p, army_ok):
             if o >= 0 and o != p:
                 return STRIKE_NONE
             return STRIKE_KILL_REFUGEE
-        if is_crusader(u) and H.controller(state, params, u) != p and icon == ICON_S:
+        if is_crusader(u) and controller(state, u) != p and icon == ICON_S:
             if def_icon == ICON_H or (def_icon == ICON_S and params[P_ROBBING] == ON):
                 if state[TOK_COINS + u] > 0 and free_capacity(state, params, t) > 0:
                     return STRIKE_STEAL

@@ -187,7 +187,7 @@ def move_is_army(state, params, c, e, p):
     if state[PHASE] != PH_ARMY:
         return False
     bands = np.empty((3, N_CELLS + 1), np.int64)
-    label_bands(state, params, p, False, bands)
+    label_bands(state, p, False, bands)
     out = np.zeros(N_CELLS, np.uint8)
     add_moves(state, params, c, False, out, False, bands)
     return out[e] == 1

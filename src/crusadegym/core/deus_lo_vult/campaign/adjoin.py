@@ -10,26 +10,30 @@ Our reading (docs/rules/deus_lo_vult.md, Heroes): in seat p's army phase, with p
 Eleanor (Olivier) on the board on her weak side after p weakened her (``units.U_TAPPED``),
 the Crusaders of the Regnum Francorum (Knights Templar) seat that are connected to her
 through orthogonally adjacent units of p, of that seat, Refugees or Field Amenities are
-*adjoined*: seat p commands them. The Duel kernels ask :func:`controller` (through the
-``controller`` hook) wherever the Duel asks "is this Crusader the seat's own": band
-membership, which units the seat may select, strikes, plunder and theft, GIVE, and who
-is a friend for the Stampede. What stays with the unit's owner: its camp (rival camps,
-WITHDRAW, HEAL), WEAKEN, its coins' score, and the Campaign modules' own per-unit actions.
+*adjoined*: seat p commands them. The Duel kernels ask :func:`controller` wherever the
+Duel asks "is this Crusader the seat's own": which units the seat may select, strikes,
+plunder and theft, the seat's Saracens' targets, GIVE, and who is a friend for the
+Stampede; the band labels add the adjoined units with :func:`add_commanded`. No hook:
+the Campaign slots lie past the end of a Duel state, so the length of the state says
+whether there are any (a Duel pays one comparison). What stays with the unit's owner:
+its camp (rival camps, WITHDRAW, HEAL), WEAKEN, its coins' score, and the Campaign
+modules' own per-unit actions.
 
 The adjoined set is computed once per action, after every step, by
 :func:`units.update_adjoined` (and after a position is read from notation): a
 Stampede or a strike inside an action sees the set the action began with. This module
-holds only the state slots and the reader (it imports no hook module, so ``battle``
-may credit kills to the commanding seat).
+holds only the state slots and their readers (it imports only ``tables`` and the
+layouts, so the Duel's low-level modules and ``battle`` may import it).
 """
 
 from __future__ import annotations
 
 from ...jit import jit
 from .. import tables as T
-from ..pieces import TOKEN_OWNER
+from ..layout import TOK_LOC
 from .layout import CB_UNITS
 
+TOKEN_OWNER = T.TOKEN_OWNER
 BITS = 30  # tokens per word of the adjoined set (Campaign state is int32: no sign bit)
 N_WORDS = (T.N_TOKENS + BITS - 1) // BITS
 # The adjoin slots sit at the end of the units block (units.py owns CB_UNITS..U_END).
@@ -53,10 +57,31 @@ def is_adjoined(state, t):
 
 @jit
 def controller(state, t):
-    """The seat that commands Crusader t in this action: its owner, unless adjoined."""
-    if state[K_COMMANDER] != 0 and is_adjoined(state, t):
+    """The seat that commands Crusader t in this action: its owner, unless adjoined. A
+    Duel state ends before the Campaign blocks (``layout.py``), so for a Duel this is
+    ``TOKEN_OWNER[t]`` after one length check. Not called per cell by the band labels
+    (the Duel's hottest loop): they read ``TOKEN_OWNER`` and :func:`add_commanded`
+    adds the adjoined units after (a call in that loop halves the Duel's speed)."""
+    if state.shape[0] > K_COMMANDER and state[K_COMMANDER] != 0 and is_adjoined(state, t):
         return state[K_COMMANDER] - 1
     return TOKEN_OWNER[t]
+
+
+@jit
+def commands(state, p):
+    """Does seat p command adjoined units this action (never in a Duel)?"""
+    return state.shape[0] > K_COMMANDER and state[K_COMMANDER] == p + 1
+
+
+@jit
+def add_commanded(state, kinds, bit):
+    """Set ``bit`` in ``kinds[c]`` for the cell c of every adjoined unit on the board:
+    band labels (``bands.label_both`` / ``label_bands``) count them as the commander's."""
+    for t in range(T.N_TOKENS):
+        if is_adjoined(state, t):
+            c = state[TOK_LOC + t]
+            if c >= 0:
+                kinds[c] |= bit
 
 
 @jit

@@ -24,7 +24,6 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
 from ..config import P_CAMPAIGN
-from ..pieces import TOKEN_OWNER
 from . import hooks
 from .config import PARAMS_DTYPE
 from .units import DUEL_REACH, far_target
@@ -76,12 +75,6 @@ def _duel_arrow(state, params, *args):
     return far_target(state, args[0], args[1], DUEL_REACH)
 
 
-def _owner(state, params, *args):
-    """The Duel's owner of token ``args[0]``. No dtype check: it sits in the hottest
-    loops, and every Campaign reaches a checking hook (``begin_turn``) first."""
-    return TOKEN_OWNER[args[0]]
-
-
 DUEL_VERDICTS = {
     "begin_turn": _nothing,
     "end_turn": _nothing,
@@ -100,7 +93,6 @@ DUEL_VERDICTS = {
     "ranged_target": _duel_arrow,
     "capacity": _last,
     "after_weaken": _nothing,
-    "controller": _owner,
     "adjoined_stale": _no,
 }
 """Each hook's Duel verdict (what the Duel does without the Campaign's modules)."""

@@ -39,17 +39,13 @@ hook                     called from
                          plunder/steal verdicts, HEAL, invariants): the coins a
                          Crusader can carry on a side
 ``adjoined_stale``       ``invariant_kernel.violation``: a Campaign invariant
-``controller``           wherever the Duel asks "is this Crusader the seat's own"
-                         (``bands``, ``choices``, ``combat``, ``coins``): the seat
-                         commanding it this action (not behind ``P_CAMPAIGN``: the
-                         Duel verdict is ``TOKEN_OWNER[t]``)
 =======================  ==========================================================
 """
 
 from __future__ import annotations
 
 from ...jit import jit
-from . import adjoin, battle, deeds, field, gauntlets, river, units, weather
+from . import battle, deeds, field, gauntlets, river, units, weather
 from .field import any_on as field_on
 
 
@@ -231,13 +227,6 @@ def after_weaken(state, params, t, p):
     """Seat p has weakened its own unit t (WEAKEN: "tapped intentionally")."""
     if units.any_on(params):
         units.after_weaken(state, params, t, p)
-
-
-@jit
-def controller(state, params, t):
-    """The seat commanding Crusader t this action: its owner, or the seat whose tapped
-    Eleanor / Olivier adjoined it (``adjoin.py``)."""
-    return adjoin.controller(state, t)
 
 
 @jit

@@ -77,6 +77,7 @@ from ..pieces import (
     place_token,
 )
 from . import gravediggers as GD
+from .adjoin import controller
 from .battle import C_COIN_BALANCE, pay_coins
 from .config import amenity_slot
 from .layout import A_RIVER, CB_RIVER, CB_RIVER_SIZE
@@ -228,8 +229,11 @@ def stranded(state, params, c, p):
         return False
     for d in range(4):
         n = NEIGH[c, d]
-        if n >= 0 and band_member(state, params, state[BOARD + n], p, False):
-            return False
+        if n < 0:
+            continue
+        v = state[BOARD + n]
+        if band_member(state, v, p, False) or (is_crusader(v) and controller(state, v) == p):
+            return False  # (an adjoined unit beside it: adjoin.py)
     return True
 
 
