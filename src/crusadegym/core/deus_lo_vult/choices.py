@@ -37,7 +37,7 @@ from .bands import (
     stampede_scan,
 )
 from .campaign import hookpoints as H
-from .campaign.adjoin import controller
+from .campaign.adjoin import commands, controller
 from .carry import capacity, free_capacity
 from .coins import give_ok
 from .combat import STRIKE_NONE, classify_strike, saracen_target_near
@@ -393,6 +393,9 @@ def legal_mask(state, params, out):
     # Duel with the unforgiving Stampede, past setup: every Saracen's "has a move" at once
     fast = params[P_CAMPAIGN] == 0 and not polite and phase != PH_DEPLOY
     good, count = work[6], work[7]  # views made once: each view costs a reference count
+    # Campaign: p commands adjoined units (adjoin.py); unit_options asks who commands
+    # each, so no call sits in this loop (a call on the state per cell costs the Duel)
+    commanding = commands(state, p)
     if fast:
         saracen_band_destinations(state, params, saracen_bands, n_saracen_bands, good, count)
     for c in range(N_CELLS):
@@ -411,8 +414,8 @@ def legal_mask(state, params, out):
                 out[c] = 1
                 n += 1
                 continue
-        elif is_crusader(t) and (phase != PH_ARMY or controller(state, t) != p):
-            continue  # other seats' Crusaders are never selectable
+        elif is_crusader(t) and (phase != PH_ARMY or (TOKEN_OWNER[t] != p and not commanding)):
+            continue  # other seats' Crusaders are never selectable (unless adjoined: below)
         elif fast and is_saracen(t):
             if saracen_selectable(state, params, c, p, saracen_bands, good, count, scratch):
                 out[c] = 1
