@@ -162,13 +162,21 @@ def label_kind(kinds, bit, bands):
 
 
 @jit
+def fill_kinds(state, p, kinds):
+    """``kinds[c]`` = :func:`band_kinds` of every cell for seat p, with the adjoined
+    units p commands in a Campaign (``campaign/adjoin.add_commanded``) in its army."""
+    for c in range(N_CELLS):
+        kinds[c] = band_kinds(state, state[BOARD + c], p)
+    if commands(state, p):
+        add_commanded(state, kinds, ARMY_BAND)
+
+
+@jit
 def label_commanded(state, p, bands):
     """:func:`label_bands` for seat p's army when p commands adjoined units (a Campaign
     with Eleanor tapped): its kinds with those units added."""
     kinds = np.empty(N_CELLS, np.int64)
-    for c in range(N_CELLS):
-        kinds[c] = band_kinds(state, state[BOARD + c], p)
-    add_commanded(state, kinds, ARMY_BAND)
+    fill_kinds(state, p, kinds)
     return label_kind(kinds, ARMY_BAND, bands)
 
 
@@ -176,10 +184,7 @@ def label_commanded(state, p, bands):
 def label_both(state, p, army_bands, saracen_bands, kinds):
     """:func:`label_bands` for seat p's army and for the Saracens, reading each cell's
     token once (``kinds``: an int64[>= 144] scratch). Returns the Saracen bands' count."""
-    for c in range(N_CELLS):
-        kinds[c] = band_kinds(state, state[BOARD + c], p)
-    if commands(state, p):
-        add_commanded(state, kinds, ARMY_BAND)
+    fill_kinds(state, p, kinds)
     label_kind(kinds, ARMY_BAND, army_bands)
     return label_kind(kinds, SARACEN_BAND, saracen_bands)
 

@@ -37,11 +37,7 @@ def check_campaign(state: np.ndarray, params: np.ndarray) -> list[str]:
 def check_adjoined(state: np.ndarray, params: np.ndarray) -> list[str]:
     """The adjoined units (``adjoin.py``) are what the position gives: recomputed, the
     same; only Crusaders of another seat, joined to the commander's tapped Hero."""
-    again = state.copy()
-    units.update_adjoined(again, params)
-    if not np.array_equal(
-        again[adjoin.K_COMMANDER : adjoin.K_END], state[adjoin.K_COMMANDER : adjoin.K_END]
-    ):
+    if units.adjoined_stale(state, params):
         return ["adjoined units differ from the position's (units.update_adjoined)"]
     seat = adjoin.commander(state)
     errors = []

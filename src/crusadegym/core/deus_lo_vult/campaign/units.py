@@ -139,6 +139,7 @@ TEMPLAR = CT.FACTIONS.index("knights_templar")
 # [R "Eleanor" / "Olivier"] who adjoins which Army's units when tapped (adjoin.py)
 ADJOIN_HEROES = np.array([ELEANOR, OLIVIER], np.int64)
 ADJOIN_ARMIES = np.array([FRANCORUM, TEMPLAR], np.int64)
+TAPPED_ELEANOR = 0  # her index in ADJOIN_HEROES (her U_TAPPED slot)
 HERO_ARMY = np.array([CT.FACTIONS.index(h[1]) for h in CT.HEROES], np.int64)
 HERO_KIND = np.array([T.KIND_NAMES.index(h[2]) for h in CT.HEROES], np.int64)
 PASSES_AT_ONCE = CT.OLIVIER_PASSES.index("at_once")
@@ -538,9 +539,8 @@ def defect(state, params, t, faction):
     if q == p:
         return
     h = hero_of(state, t)
-    for i in range(len(ADJOIN_HEROES)):
-        if h == ADJOIN_HEROES[i] and h != OLIVIER:
-            state[U_TAPPED + i] = 0  # Eleanor wounded by another seat: not tapped by hers
+    if h == ELEANOR:
+        state[U_TAPPED + TAPPED_ELEANOR] = 0  # wounded by another seat: not tapped by hers
     n = spare_token(state, q, TOKEN_KIND[t])
     c = state[TOK_LOC + t]
     side, face, coins = state[TOK_SIDE + t], state[TOK_FACE + t], state[TOK_COINS + t]
