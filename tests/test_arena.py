@@ -120,13 +120,25 @@ def test_play_game_records_and_rotation_in_results():
     assert seats == [["random", "heuristic"], ["heuristic", "random"]] * 2
     for r in result["records"]:
         assert len(r["returns"]) == 2 and 5 <= r["steps"] <= 8
+        assert sum(r["decisions"]) == r["steps"] and min(r["think_seconds"]) >= 0.0
+
+
+def test_seconds_per_move_charges_each_agent_its_own_seats():
+    records = [
+        {"seats": ["a", "b"], "think_seconds": [1.0, 3.0], "decisions": [10, 10]},
+        {"seats": ["b", "a"], "think_seconds": [1.0, 2.0], "decisions": [10, 30]},
+    ]
+    per_move = arena.seconds_per_move(records, ["a", "b", "c"])
+    assert per_move == {"a": 3.0 / 40, "b": 4.0 / 20, "c": None}
+    assert arena.format_move_times(per_move) == "ms per decision: a 75.00, b 200.00"
 
 
 # ----------------------------------------------------------------- reproducibility
 def _without_timing(result: dict) -> dict:
     result = dict(result)
     result.pop("timing")
-    result["records"] = [{k: v for k, v in r.items() if k != "seconds"} for r in result["records"]]
+    clocks = ("seconds", "think_seconds")
+    result["records"] = [{k: v for k, v in r.items() if k not in clocks} for r in result["records"]]
     return result
 
 

@@ -189,7 +189,33 @@ def test_the_command_writes_a_run(tmp_path, capsys):
     assert "learner steps/s" in capsys.readouterr().out
 
 
+def test_warm_start_clones_the_heuristic_then_ppo_keeps_replaying_it(tmp_path):
+    """``--bc-games``: the run starts from a clone (bc.zip) that agrees with the heuristic
+    far more than the fresh net, and PPO's rows carry the imitation replay's loss."""
+    from crusadegym.training import bc
+
+    out = tmp_path / "warm"
+    code = main(["tiny_tictactoe", "--timesteps", "512", "--rollout", "512", "--n-games", "8",
+                 "--shaping", "none", "--bc-games", "100", "--bc-epochs", "20",
+                 "--bc-replay-steps", "2", "--quiet", "--out", str(out)])  # fmt: skip
+    assert code == 0
+    summary = json.loads((out / "summary.json").read_text())
+    warm = json.loads((out / "warm_start.json").read_text())
+    assert summary["warm_start"]["rows"] == warm["rows"] > 0
+    first = warm["rounds"][0]
+    assert first["held_out_acc"] > first["held_out_acc_before"] + 0.1
+    assert os.path.isfile(out / "bc.zip")
+    history = json.loads((out / "history.json").read_text())
+    assert all(np.isfinite(row["bc/replay_loss"]) for row in history)
+    game = make_game("tiny_tictactoe")
+    demos = bc.collect(game, 10, seed=99)
+    fresh = build_model(game, "small").policy
+    assert bc.agreement(load_model(str(out / "bc.zip"), game).policy, demos) > bc.agreement(
+        fresh, demos)  # fmt: skip
+
+
 @pytest.mark.parametrize("argv", [
+    ["tiny_tictactoe", "--bc-games", "-1"],
     ["tiny_tictactoe", "--opponents", "nobody"],
     ["tiny_tictactoe", "--net", "huge"],
     ["tiny_tictactoe", "--n-games", "0"],
@@ -317,3 +343,38 @@ def test_puct_agent_spec_builds_the_search_for_arena_and_play(tmp_path):
     for bad in ("puct:", f"puct:{path}:sims=8", "puct:simulations=8"):
         with pytest.raises(ValueError):
             make_agent(bad)
+
+
+def test_puct_one_pass_prior_and_value_match_the_two_sb3_calls():
+    """``policy_value`` (one trunk pass) equals ``get_distribution`` + ``predict_values``."""
+    from crusadegym.training.puct import policy_value
+
+    game = make_game("deus_lo_vult", **DLV)
+    policy = build_model(game, "small").policy
+    obs, masks = random_positions(game, 6)
+    o = torch.as_tensor(obs)
+    with torch.no_grad():
+        probs, values = policy_value(policy, o, masks)
+        want_p = masked_distribution(policy, o, masks).probs
+        want_v = policy.predict_values(o)
+    assert torch.allclose(probs, want_p, atol=1e-6)
+    assert torch.allclose(values, want_v, atol=1e-6)
+    assert float(probs[~torch.as_tensor(masks)].abs().max()) == 0.0
+
+
+def test_puct_seconds_budget_stops_the_search_early():
+    """A time budget ends the move after at least one simulation; a bad one is an error."""
+    from crusadegym.training.puct import PUCTAgent
+
+    game = make_game("tiny_tictactoe")
+    policy = build_model(game, "small").policy
+    state = game.new_state(0)
+    agent = PUCTAgent(policy, simulations=100_000, seconds=0.05)
+    assert game.legal_mask(state)[agent.act_state(game, state)]
+    assert 1 <= agent.last_simulations < 100_000
+    assert sum(agent.last_visits.values()) == agent.last_simulations
+    quick = PUCTAgent(policy, simulations=5, seconds=10.0)
+    quick.act_state(game, state)
+    assert quick.last_simulations == 5
+    with pytest.raises(ValueError, match="seconds"):
+        PUCTAgent(policy, seconds=0)

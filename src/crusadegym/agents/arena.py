@@ -98,10 +98,18 @@ def schedule(
     return tasks
 
 
-def play_out(game: Game, agents: list, state: np.ndarray, actions: list[int] | None = None) -> int:
+def play_out(
+    game: Game,
+    agents: list,
+    state: np.ndarray,
+    actions: list[int] | None = None,
+    clock: np.ndarray | None = None,
+) -> int:
     """Play ``state`` to the end in place with ``agents[seat]``; return the steps played.
 
-    ``actions``, when given, receives every action played (to save a replay).
+    ``actions``, when given, receives every action played (to save a replay);
+    ``clock``, a ``[players, 2]`` float array, gets each seat's thinking seconds and
+    decisions added (the wall-clock time of its ``select_action`` calls).
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
@@ -110,7 +118,11 @@ def play_out(game: Game, agents: list, state: np.ndarray, actions: list[int] | N
         if steps > game.max_steps:
             raise RuntimeError(f"{game.name} did not end within max_steps={game.max_steps}")
         seat = game.current_player(state)
+        start = time.perf_counter()
         action = select_action(agents[seat], game, state)
+        if clock is not None:
+            clock[seat, 0] += time.perf_counter() - start
+            clock[seat, 1] += 1
         game.step(state, action)
         if actions is not None:
             actions.append(action)
@@ -125,7 +137,8 @@ def play_game(game: Game, agents: list, seed: int, replay_path: str | None = Non
     """
     state = game.new_state(seed)
     actions: list[int] | None = None if replay_path is None else []
-    steps = play_out(game, agents, state, actions)
+    clock = np.zeros((game.num_players, 2))
+    steps = play_out(game, agents, state, actions, clock)
     if replay_path is not None:
         note = "arena seats: " + ",".join(getattr(a, "name", "?") for a in agents)
         save_replay(replay_path, game, seed, actions, final_state=state, note=note)
@@ -133,6 +146,8 @@ def play_game(game: Game, agents: list, seed: int, replay_path: str | None = Non
         "returns": [float(x) for x in game.returns(state)],
         "steps": steps,
         "truncated": game.is_truncated(state),
+        "think_seconds": [float(x) for x in clock[:, 0]],
+        "decisions": [int(x) for x in clock[:, 1]],
     }
 
 
@@ -179,6 +194,20 @@ def _run_task(job: tuple) -> dict:
     }
 
 
+def seconds_per_move(records: list[dict], agents: list[str]) -> dict[str, float | None]:
+    """Per agent: its mean wall-clock seconds per decision over every seat it played."""
+    out: dict[str, float | None] = {}
+    for name in agents:
+        spent = moves = 0.0
+        for rec in records:
+            for seat, who in enumerate(rec["seats"]):
+                if who == name and "think_seconds" in rec:
+                    spent += rec["think_seconds"][seat]
+                    moves += rec["decisions"][seat]
+        out[name] = spent / moves if moves else None
+    return out
+
+
 def run_arena(
     game_name: str,
     agents: list[str],
@@ -193,7 +222,8 @@ def run_arena(
 ) -> dict:
     """Run a tournament and return its results (see the module docstring).
 
-    Everything but the ``timing`` entry and the per-game ``seconds`` is a pure
+    Everything but the ``timing`` entry and the per-game ``seconds`` and
+    ``think_seconds`` (each seat's thinking time; ``decisions`` counts its moves) is a pure
     function of the arguments (with iteration-budgeted agents).
     """
     options = dict(options or {})
@@ -238,6 +268,7 @@ def run_arena(
             "workers": workers,
             "games_per_second": len(records) / seconds if seconds > 0 else None,
             "mean_steps": float(np.mean([r["steps"] for r in records])),
+            "seconds_per_move": seconds_per_move(records, agents),
         },
     }
 
@@ -303,6 +334,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def format_move_times(per_agent: dict[str, float | None]) -> str:
+    """One line: each agent's mean thinking time per decision, in milliseconds."""
+    parts = [f"{a} {v * 1e3:.2f}" for a, v in per_agent.items() if v is not None]
+    return "ms per decision: " + ", ".join(parts)
+
+
 def pin_torch_threads(specs: list[str], threads: int) -> None:
     """Give torch ``threads`` CPU threads when a ``policy:`` or ``puct:`` agent plays here."""
     if threads < 1:
@@ -337,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     t = result["timing"]
     n = len(result["records"])
     print(f"{n} games in {t['seconds']:.1f} s, mean {t['mean_steps']:.0f} steps per game")
+    print(format_move_times(t["seconds_per_move"]))
     if args.out:
         for path in write_results(result, args.out, plots=not args.no_plots):
             print(f"wrote {path}")

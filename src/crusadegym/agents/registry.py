@@ -4,7 +4,7 @@ An agent spec is ``name`` or ``name:key=value:key=value`` (values parsed as int,
 float, ``none`` or text), e.g. ``mcts:iterations=400:rollout_depth=60``. The
 spec ``policy:PATH`` loads a MaskablePPO checkpoint (:mod:`.neural`);
 ``puct:PATH[:key=value...]`` searches with that checkpoint's prior and value
-(:class:`crusadegym.training.puct.PUCTAgent`, options ``simulations``, ``c_puct``,
+(:class:`crusadegym.training.puct.PUCTAgent`, options ``simulations``, ``seconds``, ``c_puct``,
 ``determinizations``); ``human`` reads moves from stdin (:mod:`.human`); ``pretrained``
 is the shipped policy.
 """

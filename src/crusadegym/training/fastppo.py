@@ -105,6 +105,11 @@ class FastArgs:
     max_snapshots: int = 5
     shaping: str = "heuristic"
     shaping_weight: float = 1.0
+    bc_games: int = 0
+    bc_epochs: int = 3
+    dagger_rounds: int = 0
+    dagger_games: int = 0
+    bc_replay_steps: int = 0
     checkpoint_every: int = 50_000
     keep_checkpoints: int = 3
     eval_games: int = 0
@@ -136,6 +141,9 @@ class FastArgs:
         for name in positive:
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
+        for name in ("bc_games", "bc_epochs", "dagger_rounds", "dagger_games", "bc_replay_steps"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"--{name.replace('_', '-')} must be >= 0")
         if self.net not in NETS:
             raise ValueError(f"--net must be one of {sorted(NETS)}, got {self.net!r}")
         if self.shaping not in ("none", "heuristic"):
@@ -207,7 +215,7 @@ def use_workqueue_threads() -> str:
 class FastPPO:
     """PPO over ``n_games`` batched games; see the module docstring."""
 
-    def __init__(self, args: FastArgs, model: Any = None) -> None:
+    def __init__(self, args: FastArgs, model: Any = None, replay: Any = None) -> None:
         import torch
 
         args.check()
@@ -245,6 +253,7 @@ class FastPPO:
         self.results: dict[str, deque] = {k: deque(maxlen=100) for k in self.kinds}
         self.timesteps = int(getattr(self.model, "num_timesteps", 0))
         self.history: list[dict] = []
+        self.replay = replay  # an ImitationReplay of the warm start's demonstrations, or None
         self._value = None
         if args.shaping == "heuristic":
             from crusadegym.agents.heuristics import value_kernel
@@ -455,6 +464,13 @@ class FastPPO:
                 "shaping_weight": a.shaping_weight, **(extra or {})}  # fmt: skip
         return save_checkpoint(self.model, path, self.game, info)
 
+    def write_history(self, out: str) -> str:
+        """Write the rows so far to ``out/history.json`` (after every rollout)."""
+        path = os.path.join(out, "history.json")
+        with open(path, "w") as f:
+            json.dump(self.history, f, indent=1)
+        return path
+
     def learn(self, out: str | None = None, deadline: float | None = None) -> dict:
         """Train until ``timesteps`` more learner decisions (or the deadline); log rows."""
         a = self.args
@@ -470,6 +486,8 @@ class FastPPO:
                 break
             rollout = self.collect()
             losses = self.update()
+            if self.replay is not None:
+                losses["bc/replay_loss"] = self.replay.apply(self.policy)
             seconds = time.perf_counter() - start
             row = {"timesteps": self.timesteps, "seconds": seconds,
                    "steps_per_s": (self.timesteps - start_steps) / seconds,
@@ -477,11 +495,13 @@ class FastPPO:
                    "snapshots": len(self.snapshots), **rollout, **losses,
                    **self.win_rates()}  # fmt: skip
             self.history.append(row)
+            if out:  # a run stopped early keeps its curve
+                self.write_history(out)
             if not a.quiet:
                 rates = " ".join(f"{k.split('_')[-1]}={v:.2f}" for k, v in row.items()
                                  if k.startswith("selfplay/win_rate_"))  # fmt: skip
                 print(f"[fastppo] {self.timesteps} steps {row['steps_per_s']:.0f}/s "
-                      f"kl={losses['approx_kl']:.4f} {rates}", flush=True)  # fmt: skip
+                      f"kl={losses['approx_kl']:.1e} {rates}", flush=True)  # fmt: skip
             if self.timesteps >= next_snap:
                 self.snapshot()
                 next_snap = self.timesteps + a.snapshot_every
@@ -497,27 +517,56 @@ class FastPPO:
                 "checkpoints": [p for p in checkpoints if os.path.isfile(p)]}  # fmt: skip
 
 
+def warm_start_model(args: FastArgs, game: Game, out: str) -> tuple[Any, Any, dict]:
+    """A fresh model cloned from the heuristic (``--bc-games``, ``--dagger-rounds``).
+
+    The same warm start as ``crusadegym train`` (:func:`~.warmstart.warm_start`: teacher
+    games, masked cross-entropy plus the value head, DAgger rounds; ``bc.zip`` in
+    ``out``). PPO from scratch never secures a coin in Deus lo Vult within these budgets
+    (``docs/training.md``), so a run starts from the heuristic's play. Returns the model,
+    an :class:`~.warmstart.ImitationReplay` of the demonstrations (``--bc-replay-steps``
+    minibatches after every update; None without) and the warm start's metrics.
+    """
+    from .warmstart import ImitationReplay, warm_start
+
+    model = build_model(game, args.net, args.learning_rate, args.seed)
+    metrics, demos = warm_start(
+        model, game, out, args.bc_games, args.bc_epochs, dagger_rounds=args.dagger_rounds,
+        dagger_games=args.dagger_games, dagger_epochs=1, shaping=args.shaping,
+        shaping_weight=args.shaping_weight, options=args.game_options(), seed=args.seed,
+        progress=not args.quiet,
+    )  # fmt: skip
+    replay = None
+    if args.bc_replay_steps > 0:
+        replay = ImitationReplay(demos, args.bc_replay_steps, seed=args.seed)
+    return model, replay, metrics
+
+
 def train(args: FastArgs) -> dict:
     """One fast run (see the module docstring); returns the summary written to ``--out``."""
     args.check()
     out = args.out_dir()
     os.makedirs(out, exist_ok=True)
     run_start = time.perf_counter()
-    model = None
+    use_workqueue_threads()  # before the warm start's first parallel launch (see FastPPO)
+    game = make_game_with_players(args.game, args.players, args.game_options())
+    model, replay, warm = None, None, {}
     if args.resume:
         from .checkpoint import load_model
 
-        game = make_game_with_players(args.game, args.players, args.game_options())
         model = load_model(args.resume, game)
-    learner = FastPPO(args, model)
+    elif args.bc_games > 0:
+        model, replay, warm = warm_start_model(args, game, out)
+    learner = FastPPO(args, model, replay)
     with open(os.path.join(out, "args.json"), "w") as f:
         json.dump(asdict(args) | {"config": learner.game.config_dict()}, f, indent=1)
     deadline = run_start + 60 * args.max_minutes if args.max_minutes > 0 else None
     run = learner.learn(out, deadline)
     final = learner.save(os.path.join(out, "final.zip"), {"role": "final"})
-    with open(os.path.join(out, "history.json"), "w") as f:
-        json.dump(learner.history, f, indent=1)
+    learner.write_history(out)
     summary: dict[str, Any] = {"out": out, "final": final, "timesteps": learner.timesteps, **run}
+    if warm:
+        summary["warm_start"] = {k: v for k, v in warm.items() if k != "rounds"}
     try:
         from .plots import plot_learning_curve
 
@@ -563,6 +612,11 @@ HELP = {
     "max_snapshots": "snapshots kept in the pool",
     "shaping": "'heuristic' (potential-based, the heuristic's evaluation) or 'none'",
     "shaping_weight": "scale of the shaping potential",
+    "bc_games": "heuristic games cloned before PPO (0: start from scratch)",
+    "bc_epochs": "behaviour-cloning epochs over the teacher's decisions",
+    "dagger_rounds": "rounds of: the clone plays, the heuristic labels, clone again",
+    "dagger_games": "games per DAgger round (0: bc_games)",
+    "bc_replay_steps": "imitation minibatches after every PPO update (0: none)",
     "checkpoint_every": "write checkpoints/ckpt_<steps>.zip every N decisions",
     "keep_checkpoints": "checkpoints kept on disk (0: all)",
     "eval_games": "arena games per baseline (random, heuristic) at the end (0: none)",

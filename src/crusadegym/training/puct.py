@@ -19,6 +19,11 @@ train`` or ``crusadegym fastppo``) and searches with it:
   of a determinized state; the move is the most visited action summed over the roots.
   For a perfect-information game the roots are plain copies.
 
+Budget: ``simulations`` and/or ``seconds`` per move, whichever is reached first (at
+least one simulation; only a simulation budget is reproducible), as for MCTS, so the two
+can be compared at the same wall-clock time per move. ``last_simulations`` says how
+many the last move ran.
+
 The agent plays through ``act_state`` (it needs the state to step copies), so
 :func:`crusadegym.agents.select_action` calls it; one position with a single legal
 action is answered without search. ``last_visits`` holds the last root visit counts.
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from typing import Any
 
 import numpy as np
@@ -35,6 +41,25 @@ import numpy as np
 from crusadegym.agents.base import Agent
 from crusadegym.agents.neural import read_sidecar
 from crusadegym.core import Game
+
+
+def policy_value(policy: Any, obs: Any, masks: np.ndarray) -> tuple:
+    """Masked action probabilities and values of ``obs`` in one pass of the trunk.
+
+    The same computation as sb3-contrib's ``MaskableActorCriticPolicy.forward`` up to the
+    distribution; ``get_distribution`` and ``predict_values`` called one after the other
+    would run the feature extractor twice (it is most of a small net's cost).
+    """
+    features = policy.extract_features(obs)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        pi_features, vf_features = features
+        latent_pi = policy.mlp_extractor.forward_actor(pi_features)
+        latent_vf = policy.mlp_extractor.forward_critic(vf_features)
+    dist = policy._get_action_dist_from_latent(latent_pi)
+    dist.apply_masking(masks)
+    return dist.distribution.probs, policy.value_net(latent_vf)
 
 
 class _Node:
@@ -65,11 +90,16 @@ class PUCTAgent(Agent):
         c_puct: float = 1.5,
         determinizations: int = 4,
         seed: int = 0,
+        seconds: float | None = None,
     ) -> None:
         super().__init__(seed)
         if simulations < 1 or determinizations < 1:
             raise ValueError("simulations and determinizations must be >= 1")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be > 0, got {seconds}")
         self.simulations = int(simulations)
+        self.seconds = None if seconds is None else float(seconds)
+        self.last_simulations = 0
         self.c_puct = float(c_puct)
         self.determinizations = int(determinizations)
         self.shaping_weight = 0.0
@@ -97,10 +127,9 @@ class PUCTAgent(Agent):
         mask = np.zeros((1, game.num_actions), bool)
         mask[0, actions] = True
         with torch.no_grad():
-            dist = self.policy.get_distribution(obs, action_masks=mask).distribution
-            value = float(self.policy.predict_values(obs).reshape(()))
-        probs = dist.probs.numpy()[0]
-        return probs[actions], max(-1.0, min(1.0, value + self._potential(game, state, seat)))
+            probs, values = policy_value(self.policy, obs, mask)
+        value = float(values.reshape(())) + self._potential(game, state, seat)
+        return probs.numpy()[0][actions], max(-1.0, min(1.0, value))
 
     def _potential(self, game: Game, state: np.ndarray, seat: int) -> float:
         if self.shaping != "heuristic" or self.shaping_weight == 0.0:
@@ -170,8 +199,14 @@ class PUCTAgent(Agent):
             root = _Node(game, view)
             self._leaf_values(game, root)
             trees.append(root)
-        for i in range(self.simulations):
-            self._simulate(game, trees[i % len(trees)])
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < self.simulations:
+            self._simulate(game, trees[done % len(trees)])
+            done += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.last_simulations = done
         visits: dict[int, float] = {}
         for root in trees:
             for a, n in zip(root.actions, root.visits, strict=True):

@@ -127,14 +127,17 @@ def warm_start(
     return metrics, demos
 
 
-class BCReplayCallback(BaseCallback):
-    """After each rollout, ``steps`` minibatches of ``coef`` x masked cross-entropy."""
+class ImitationReplay:
+    """``steps`` minibatches of ``coef`` x masked cross-entropy on ``demos``, per call.
+
+    Called after each PPO update (by :class:`BCReplayCallback` for the SB3 path, by
+    :class:`~.fastppo.FastPPO` directly), with its own Adam optimizer.
+    """
 
     def __init__(
         self, demos: bc.Demonstrations, steps: int, coef: float = 1.0, lr: float = 1e-4,
         batch_size: int = 256, seed: int = 0,
     ) -> None:  # fmt: skip
-        super().__init__()
         self.demos = demos
         self.steps = int(steps)
         self.coef = float(coef)
@@ -144,13 +147,10 @@ class BCReplayCallback(BaseCallback):
         self.optim: torch.optim.Optimizer | None = None
         self.last_loss = float("nan")
 
-    def _on_step(self) -> bool:
-        return True
-
-    def _on_rollout_end(self) -> None:
+    def apply(self, policy: Any) -> float:
+        """Take the steps on ``policy``; return the last loss (nan if nothing to replay)."""
         if self.steps < 1 or len(self.demos) == 0:
-            return
-        policy = self.model.policy
+            return self.last_loss
         if self.optim is None:
             self.optim = torch.optim.Adam(policy.parameters(), lr=self.lr)
         policy.set_training_mode(True)
@@ -164,4 +164,27 @@ class BCReplayCallback(BaseCallback):
             self.optim.step()
             self.last_loss = loss.item()
         policy.set_training_mode(False)
-        self.logger.record("bc/replay_loss", self.last_loss)
+        return self.last_loss
+
+
+class BCReplayCallback(BaseCallback):
+    """After each rollout, ``steps`` minibatches of ``coef`` x masked cross-entropy."""
+
+    def __init__(
+        self, demos: bc.Demonstrations, steps: int, coef: float = 1.0, lr: float = 1e-4,
+        batch_size: int = 256, seed: int = 0,
+    ) -> None:  # fmt: skip
+        super().__init__()
+        self.replay = ImitationReplay(demos, steps, coef, lr, batch_size, seed)
+
+    @property
+    def last_loss(self) -> float:
+        return self.replay.last_loss
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self.replay.steps < 1 or len(self.replay.demos) == 0:
+            return
+        self.logger.record("bc/replay_loss", self.replay.apply(self.model.policy))
