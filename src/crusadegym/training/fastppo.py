@@ -105,8 +105,8 @@ class FastArgs:
     max_snapshots: int = 5
     shaping: str = "heuristic"
     shaping_weight: float = 1.0
-    bc_games: int = 0
-    bc_epochs: int = 3
+    bc_games: int = 20  # the default of crusadegym train; 0: PPO from scratch
+    bc_epochs: int = 2
     dagger_rounds: int = 0
     dagger_games: int = 0
     bc_replay_steps: int = 0
@@ -612,7 +612,7 @@ HELP = {
     "max_snapshots": "snapshots kept in the pool",
     "shaping": "'heuristic' (potential-based, the heuristic's evaluation) or 'none'",
     "shaping_weight": "scale of the shaping potential",
-    "bc_games": "heuristic games cloned before PPO (0: start from scratch)",
+    "bc_games": "heuristic games cloned before PPO (0: PPO from scratch)",
     "bc_epochs": "behaviour-cloning epochs over the teacher's decisions",
     "dagger_rounds": "rounds of: the clone plays, the heuristic labels, clone again",
     "dagger_games": "games per DAgger round (0: bc_games)",
