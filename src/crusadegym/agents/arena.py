@@ -201,7 +201,7 @@ def seconds_per_move(records: list[dict], agents: list[str]) -> dict[str, float 
         spent = moves = 0.0
         for rec in records:
             for seat, who in enumerate(rec["seats"]):
-                if who == name and "think_seconds" in rec:
+                if who == name:
                     spent += rec["think_seconds"][seat]
                     moves += rec["decisions"][seat]
         out[name] = spent / moves if moves else None
