@@ -8,10 +8,10 @@ import pytest
 from crusadegym.core import available_games, get_spec, make_game, register
 from crusadegym.core import rng as R
 from crusadegym.core.drivers import batch_legal_masks, batch_observe
-from crusadegym.core.jit import jit
+from crusadegym.core.jit import ajit
 
 
-@jit
+@ajit
 def _draws(seed, n, k):
     state = np.zeros(4, np.int32)
     R.seed(state, 1, seed)
@@ -21,7 +21,7 @@ def _draws(seed, n, k):
     return out, state
 
 
-@jit
+@ajit
 def _shuffled(seed, n):
     state = np.zeros(2, np.int32)
     R.seed(state, 0, seed)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import jit, pjit, prange
+from .jit import ajit, jit, pjit, prange
 from .rng import next_u64, stream
 
 _BYTE_LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
@@ -23,7 +23,7 @@ _BYTE_HIGH = np.uint64(0x8080808080808080)
 _BYTE_ONES = np.uint64(0x0101010101010101)
 
 
-@jit
+@ajit
 def mask_buffer(n_actions):
     """A zeroed mask of ``n_actions`` entries inside a buffer padded to whole words.
 

@@ -9,6 +9,18 @@ batched drivers) so that caching and math flags are decided here, once.
   matters more than the last percent.
 * ``boundscheck`` is left to the ``NUMBA_BOUNDSCHECK`` environment variable so the
   test suite can be run once with out-of-bounds checking switched on.
+* Kernels that allocate nothing are compiled without numba's reference-counting
+  runtime (NRT). With it, every call that passes an array (the state, the params,
+  a scratch row) increments and decrements the array's reference count with an
+  atomic instruction, in the callee's prologue and epilogue; the stage-1 legal mask
+  makes thousands of such calls per step, and the counts were about 14% of a
+  batched step (docs/benchmarks.md, issue #23). A kernel that allocates (``np.empty``,
+  ``np.zeros``, ``.copy()`` ...) is decorated :data:`ajit` instead; under :data:`jit`
+  the allocation fails to compile, so the choice cannot be silently wrong. Two rules
+  keep the arrays' lifetimes right, and ``tests/test_jit_runtime.py`` checks both:
+  a :data:`jit` kernel never returns an array (its caller would release a reference
+  it never took), and never receives a fresh array from an :data:`ajit` callee
+  (nothing would release it).
 """
 
 from __future__ import annotations
@@ -17,10 +29,17 @@ import numba
 
 CACHE = True
 
-jit = numba.njit(cache=CACHE, nogil=True)
-"""Decorator for single-game kernels."""
+jit = numba.njit(cache=CACHE, nogil=True, _nrt=False)
+"""Decorator for single-game kernels that allocate nothing and return no array."""
 
-kjit = numba.njit(cache=False, nogil=True)
+ajit = numba.njit(cache=CACHE, nogil=True, _nrt=True)
+"""Decorator for single-game kernels that allocate scratch or return an array.
+
+``_nrt=True`` is explicit because numba passes a caller's flags on to callees that do
+not set them, and most callers of these kernels are :data:`jit` kernels.
+"""
+
+kjit = numba.njit(cache=False, nogil=True, _nrt=True)
 """Decorator for functions that take a game's kernels as arguments (search, rollouts).
 
 numba cannot reliably cache a function whose arguments are jitted functions (numba
@@ -29,7 +48,7 @@ save fails; a cached caller could also keep a stale copy of an edited kernel). S
 such functions compile once per process; the game kernels they call stay cached.
 """
 
-pjit = numba.njit(cache=False, nogil=True, parallel=True)
+pjit = numba.njit(cache=False, nogil=True, parallel=True, _nrt=True)
 """Decorator for batched drivers that loop over games with ``numba.prange``.
 
 Not cached, for the same reason as :data:`kjit`: drivers take a game's kernels as

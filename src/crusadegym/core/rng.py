@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import jit
+from .jit import ajit, jit
 
 RNG_SLOTS = 2
 _MASK32 = np.uint64(0xFFFFFFFF)
@@ -79,7 +79,7 @@ def shuffle(state, off, arr, n):
         arr[j] = tmp
 
 
-@jit
+@ajit
 def stream(s):
     """A fresh generator for choices made *outside* a game (random agents, playouts).
 

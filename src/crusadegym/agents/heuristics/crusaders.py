@@ -31,7 +31,7 @@ from crusadegym.core.crusaders.config import P_ACTIVE, P_PLAYERS
 from crusadegym.core.crusaders.rules import current_player, is_terminal, legal_mask, step
 from crusadegym.core.crusaders.scoring import final_points
 from crusadegym.core.crusaders.wheel import wedge_value
-from crusadegym.core.jit import jit
+from crusadegym.core.jit import ajit, jit
 
 from . import Heuristic
 
@@ -108,7 +108,7 @@ def seat_value(state, params, p, endgame):
     return v
 
 
-@jit
+@ajit
 def relative_value(state, params, p):
     """Seat p's value minus the best rival's."""
     endgame = np.zeros(L.MAX_PLAYERS, np.int64)
@@ -137,7 +137,7 @@ def evaluate(state, params, out):
         out[p] = np.tanh(relative_value(state, params, p) / SCALE)
 
 
-@jit
+@ajit
 def _outcome(state, params, p):
     """Value of a finished turn for seat p (a won or lost game dominates)."""
     if is_terminal(state, params):
@@ -147,7 +147,7 @@ def _outcome(state, params, p):
     return relative_value(state, params, p)
 
 
-@jit
+@ajit
 def _complete_turn(state, params, p, n_actions, mask, rewards):
     """Play seat p's remaining sub-decisions greedily (one ply each)."""
     for _ in range(MAX_COMPLETION):
@@ -168,7 +168,7 @@ def _complete_turn(state, params, p, n_actions, mask, rewards):
         step(state, params, best_a, rewards)
 
 
-@jit
+@ajit
 def turn_values(state, params, n_actions, n_players, noise, values):
     """Each legal action's value after completing the turn greedily (-inf if illegal)."""
     p = current_player(state, params)

@@ -33,7 +33,7 @@ from crusadegym.core.deus.config import P_PLAYERS
 from crusadegym.core.deus.effects import live_village
 from crusadegym.core.deus.rules import current_player, is_terminal, legal_mask, step
 from crusadegym.core.deus.scoring import final_scores
-from crusadegym.core.jit import jit
+from crusadegym.core.jit import ajit, jit
 
 from . import Heuristic
 
@@ -67,7 +67,7 @@ def seat_material(state, params, p, score):
     return v
 
 
-@jit
+@ajit
 def evaluate(state, params, out):
     """Per-seat value in [-1, 1]: tanh((own material - best rival's) / SCALE)."""
     players = params[P_PLAYERS]
@@ -89,7 +89,7 @@ def _same_turn(state, params, seat, turn):
     return not is_terminal(state, params) and state[L.CUR] == seat and state[L.TURN] == turn
 
 
-@jit
+@ajit
 def _complete_turn(state, params, seat, turn):
     """Finish ``seat``'s turn greedily, each sub-decision scored one ply ahead."""
     mask = np.zeros(N_ACTIONS, np.uint8)
@@ -110,7 +110,7 @@ def _complete_turn(state, params, seat, turn):
         step(state, params, best_a, rewards)
 
 
-@jit
+@ajit
 def turn_values(state, params, out):
     """out[a] = the mover's value after action a and a greedy rest of the turn."""
     seat = current_player(state, params)
@@ -131,7 +131,7 @@ def turn_values(state, params, out):
         out[a] = vals[seat]
 
 
-@jit
+@ajit
 def evaluate_turn(state, params, out):
     """The MCTS value: finish the current turn greedily on a copy, then :func:`evaluate`.
 

@@ -41,7 +41,7 @@ from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.actions import CELL0, STRIKE0
 from crusadegym.core.deus_lo_vult.config import P_CAMP_CENTRE, P_PLAYERS
-from crusadegym.core.jit import jit
+from crusadegym.core.jit import ajit, jit
 
 from . import Heuristic
 
@@ -215,7 +215,7 @@ def seat_score(state, params, p, positional):
     return score
 
 
-@jit
+@ajit
 def evaluate(state, params, out):
     """Per-seat value in [-1, 1]: tanh of (own full score - best rival material) / SCALE."""
     players = params[P_PLAYERS]

@@ -27,7 +27,7 @@ from crusadegym.core.deus_lo_vult.campaign.battle import C_GLORY
 from crusadegym.core.deus_lo_vult.campaign.config import P_COINS_PER_GLORY
 from crusadegym.core.deus_lo_vult.config import P_PLAYERS
 from crusadegym.core.deus_lo_vult.pieces import campaign_units
-from crusadegym.core.jit import jit
+from crusadegym.core.jit import ajit, jit
 
 from . import Heuristic
 from . import deus_lo_vult as duel
@@ -70,7 +70,7 @@ def campaign_seat_score(state, params, p, positional):
     return glory + battle + _campaign_units_score(state, params, p, positional)
 
 
-@jit
+@ajit
 def evaluate(state, params, out):
     """Per-seat value in [-1, 1]: tanh of (own full score - best rival material) / SCALE."""
     players = params[P_PLAYERS]

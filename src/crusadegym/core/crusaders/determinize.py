@@ -13,14 +13,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from ..jit import jit
+from ..jit import ajit
 from .board import base, n_players
 from .config import DEAL_TWO, P_ORDERS
 from .layout import PL_DEALT, PL_ORDER, RNG
 from .setup import n_orders_in_play
 
 
-@jit
+@ajit
 def determinize(state, params, seat):
     """Resample the rivals' dealt order tiles that ``seat`` cannot see (in place)."""
     if params[P_ORDERS] != DEAL_TWO:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import ajit
 from . import tables as T
 from .config import P_ACTIVE, P_EXPANSION, P_PLAYERS, P_SUPPLY
 from .layout import (
@@ -64,7 +64,7 @@ VIOLATIONS = (
 ) = range(len(VIOLATIONS))
 
 
-@jit
+@ajit
 def violation(state, params):
     """0 when ``state`` is sound, else the first violated invariant's code."""
     players = params[P_PLAYERS]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .board import base, bld_level, bld_owner, has_level, n_players
 from .config import P_EXPANSION
@@ -75,7 +75,7 @@ def level4_on_map(state, p):
     return n
 
 
-@jit
+@ajit
 def endgame_points(state, params, p):
     """Level IV buildings [C]/[R], Vaults I-III [R], 7-cost tiles [R] of seat p."""
     b = base(p)
@@ -114,7 +114,7 @@ def endgame_points(state, params, p):
     return pts
 
 
-@jit
+@ajit
 def final_points(state, params, out):
     """End-of-game points per seat (added to the scores when the game ends)."""
     players = n_players(params)
@@ -132,7 +132,7 @@ def final_points(state, params, out):
         out[p] += endgame_points(state, params, p)
 
 
-@jit
+@ajit
 def score_game(state, params):
     """Add the end-of-game points to every seat's influence."""
     pts = np.zeros(MAX_PLAYERS, np.int64)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .board import active, base
 from .config import (
@@ -69,7 +69,7 @@ def n_orders_in_play(params):
     return T.N_ORDERS if params[P_EXPANSION] else T.N_BASE_ORDERS
 
 
-@jit
+@ajit
 def init(state, params, seed):
     """A fresh game: everything up to the first order choice (or knight placement)."""
     state[:STATE_SIZE] = 0
@@ -115,7 +115,7 @@ def init(state, params, seed):
     deal_orders(state, params)
 
 
-@jit
+@ajit
 def place_enemies(state, params):
     """1 Prussian and 1 Slav mark the tracks; the rest go at random on flags [C]."""
     pool = np.zeros(T.N_ENEMY_TOKENS, np.int64)
@@ -137,7 +137,7 @@ def place_enemies(state, params):
             i += 1
 
 
-@jit
+@ajit
 def deal_tiles(state, params):
     """Bonus tiles on outlined spaces [C]; with the expansion an influence tile on every
     region [R]."""
@@ -159,7 +159,7 @@ def deal_tiles(state, params):
             i += 1
 
 
-@jit
+@ajit
 def deal_orders(state, params):
     """Deal 2 orders to each seat [C] (or free choice / none); seat 0 chooses first."""
     players = params[P_PLAYERS]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .config import P_EDGE, P_ON_BOARD, P_PLAYERS
 from .layout import ATTACKED, FIRST, OWNER, PIECES, TEMPLE_BIT, TERRAIN, VILLAGE_VP, VP, player
@@ -100,7 +100,7 @@ def adjacent_to_own(state, params, seat, r):
     return False
 
 
-@jit
+@ajit
 def attack_villages(state, params):
     """Resolve every barbarian village whose neighbours are all occupied [R "Attacking"].
 

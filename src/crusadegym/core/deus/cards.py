@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .config import P_PLAYERS
 from .layout import (
@@ -115,7 +115,7 @@ def to_discard(state, c, known):
     state[KNOWN + c] = known
 
 
-@jit
+@ajit
 def determinize(state, params, seat):
     """Resample, in place, every card whose identity ``seat`` does not know.
 

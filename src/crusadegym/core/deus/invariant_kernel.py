@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .config import P_ON_BOARD, P_PLAYERS, P_TILES
 from .effects import temple_vp
@@ -122,7 +122,7 @@ def violation(state, params):
     return _cards(state, players)
 
 
-@jit
+@ajit
 def _cards(state, players):
     seen = np.zeros(T.N_CARDS, np.int64)
     for i in range(state[DECK_N]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .actions import (
     BUILD0,
@@ -87,7 +87,7 @@ from .setup import init  # noqa: F401  (re-exported: the protocol's init kernel)
 
 
 # ============================================================== legal actions
-@jit
+@ajit
 def legal_mask(state, params, out):
     """Mark the legal actions of the seat to move; returns how many there are."""
     out[:] = 0
@@ -326,7 +326,7 @@ def is_truncated(state, params):
     return state[TRUNC] != 0
 
 
-@jit
+@ajit
 def returns(state, params, out):
     """Final reward per seat: winners +1, the others -1; 0 for all if everyone ties."""
     out[:] = 0.0

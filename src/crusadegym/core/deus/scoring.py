@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .config import P_PLAYERS, P_TIE, TIE_LEFTOVERS
 from .effects import temple_vp
@@ -37,7 +37,7 @@ def final_scores(state, params, out):
                 out[p] += T.MAJORITY_VP
 
 
-@jit
+@ajit
 def winners(state, params, won):
     """won[p] = 1 for each winner; returns how many there are."""
     players = params[P_PLAYERS]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .board import on_board
 from .cards import deal_start
@@ -39,7 +39,7 @@ from .layout import (
 MAX_BOARD_TRIES = 10_000
 
 
-@jit
+@ajit
 def _lay_tiles(state, params):
     """Random tiles, sides and rotations; False if two villages touch [R setup 1]."""
     n_tiles = params[P_TILES]

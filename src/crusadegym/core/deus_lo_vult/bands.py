@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .campaign.adjoin import add_commanded, commands, controller
 from .config import P_CHIVALROUS, P_PLAYERS, STAMPEDE_CHIVALROUS
@@ -131,6 +131,40 @@ def label_bands(state, p, saracen, bands):
 
 
 @jit
+def label_band_of(state, p, saracen, c0, bands):
+    """:func:`label_bands` for the one band that holds the unit on c0, as band 0 (every
+    other cell -1): all that a stage-2 mask or a move reads (:func:`add_moves` looks
+    only at the selected unit's band). Its members are the same set as in
+    :func:`label_bands`, listed from c0 outward. Returns the number of bands labelled
+    (0 if the unit on c0 is no member). With adjoined units commanded (Campaign) it
+    labels every band, as :func:`label_bands` does."""
+    if not saracen and commands(state, p):
+        return label_commanded(state, p, bands)
+    label = bands[0]
+    order = bands[1]
+    start = bands[2]
+    label[:] = -1
+    start[0] = 0
+    if not band_member(state, state[BOARD + c0], p, saracen):
+        start[1] = 0
+        return 0
+    label[c0] = 0
+    order[0] = c0
+    head, top = 0, 1
+    while head < top:
+        c = order[head]
+        head += 1
+        for d in range(4):
+            n = NEIGH[c, d]
+            if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
+                label[n] = 0
+                order[top] = n
+                top += 1
+    start[1] = top
+    return 1
+
+
+@jit
 def label_kind(kinds, bit, bands):
     """:func:`label_bands` from per-cell :func:`band_kinds` bits (the same labels, in the
     same order)."""
@@ -171,7 +205,7 @@ def fill_kinds(state, p, kinds):
         add_commanded(state, kinds, ARMY_BAND)
 
 
-@jit
+@ajit
 def label_commanded(state, p, bands):
     """:func:`label_bands` for seat p's army when p commands adjoined units (a Campaign
     with Eleanor tapped): its kinds with those units added."""
@@ -372,7 +406,7 @@ def new_victims_near(state, params, src, dst, before, victims):
     return k
 
 
-@jit
+@ajit
 def placement_tramples(state, params, src, dst, t, before):
     """Would putting token t on dst (lifting it from src, or -1) trample anyone?
 
@@ -410,7 +444,7 @@ def open_destination(state, params, c, e, t, out, first_only, last_point, polite
     return not (polite and placement_tramples(state, params, c, e, t, before))
 
 
-@jit
+@ajit
 def add_moves(state, params, c, saracen, out, first_only, bands):
     """Mark legal destinations of the unit on c moving with its army/Saracen band.
 
@@ -458,7 +492,7 @@ def refugee_movable(state, params, c):
     return camp_owner(params, c) < 0
 
 
-@jit
+@ajit
 def apply_stampede(state, params, src, dst, before):
     """Trample every unit newly left in a T by a placement from src (-1: none) onto
     dst [R "Unit Movement"].

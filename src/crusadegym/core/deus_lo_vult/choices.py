@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .actions import (
     DEPLOY0,
@@ -29,7 +29,7 @@ from .actions import (
 from .bands import (
     add_moves,
     chivalrous,
-    label_bands,
+    label_band_of,
     label_both,
     placement_tramples,
     refugee_movable,
@@ -112,7 +112,7 @@ def reserve_token(state, p, kind):
     return -1
 
 
-@jit
+@ajit
 def deploy_ok(state, params, c, p, kind):
     """Deploy ``kind`` on empty cell c of seat p's camp [R "Unit Deployment"]."""
     if state[BOARD + c] >= 0 or camp_owner(params, c) != p or is_camp_centre(params, c):
@@ -354,7 +354,7 @@ def saracen_selectable(state, params, c, p, saracen_bands, good, count, scratch)
 
 
 # ------------------------------------------------------------------ the mask
-@jit
+@ajit
 def legal_mask(state, params, out):
     """uint8 mask over the 175 actions for the seat to move; returns the legal count."""
     out[:] = 0
@@ -374,12 +374,12 @@ def legal_mask(state, params, out):
     saracen_bands = work[3:6]
     sel = state[SEL]
     if sel >= 0:
-        # stage 2: label only the band kind(s) the selected unit can move with
+        # stage 2: label only the selected unit's band(s) of the kind(s) it moves with
         t = state[BOARD + sel]
         if t >= 0 and not is_saracen(t):
-            label_bands(state, p, False, army_bands)
+            label_band_of(state, p, False, sel, army_bands)
         if t >= 0 and not is_crusader(t):
-            label_bands(state, p, True, saracen_bands)
+            label_band_of(state, p, True, sel, saracen_bands)
         return unit_options(state, params, sel, out, False, army_bands, saracen_bands)
     n_saracen_bands = label_both(state, p, army_bands, saracen_bands, work[6])
     # Stage 1: a cell is selectable if its selection has at least one follow-up. In

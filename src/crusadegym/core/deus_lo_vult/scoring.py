@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import ajit, jit
 from .config import P_PLAYERS, P_TIE, TIE_LAST_COIN
 from .layout import CUR, LAST_PLUNDER, OVER, SCORE, TRUNC
 
@@ -50,7 +50,7 @@ def winners(state, params, out):
     return n
 
 
-@jit
+@ajit
 def returns(state, params, out):
     """Final reward per seat: winners +1, the others -1; 0 for all if everyone ties."""
     out[:] = DRAW

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng as R
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .campaign import hookpoints as H
 from .choices import any_deploy
@@ -100,7 +100,7 @@ def next_free_green(state, k):
     return k
 
 
-@jit
+@ajit
 def fill_green_blind(state):
     """Blind placement: the empty green cells, centre first, get Saracens drawn at
     random from the bag [R "Placing ... randomly from the bag"]."""

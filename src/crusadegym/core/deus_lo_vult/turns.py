@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng as R
-from ..jit import jit
+from ..jit import ajit, jit
 from . import tables as T
 from .actions import (
     DEPLOY0,
@@ -25,7 +25,7 @@ from .actions import (
     WEAKEN,
     WITHDRAW,
 )
-from .bands import add_moves, apply_stampede, label_bands, stampede_scan_near
+from .bands import add_moves, apply_stampede, label_band_of, stampede_scan_near
 from .campaign import hookpoints as H
 from .choices import reserve_token
 from .coins import do_give, pick_up, take_from
@@ -124,7 +124,7 @@ def end_turn(state, params):
     begin_turn(state, params, (p + 1) % params[P_PLAYERS])
 
 
-@jit
+@ajit
 def round_transition(state, params):
     """The round ends when its last coin is secured [R "End of the Round"].
 
@@ -176,7 +176,7 @@ def round_transition(state, params):
     place_saracens(state, params)
 
 
-@jit
+@ajit
 def move_is_army(state, params, c, e, p):
     """Is moving the unit on c to e an army move (vs a Saracen-band move)?"""
     t = state[BOARD + c]
@@ -187,13 +187,13 @@ def move_is_army(state, params, c, e, p):
     if state[PHASE] != PH_ARMY:
         return False
     bands = np.empty((3, N_CELLS + 1), np.int64)
-    label_bands(state, p, False, bands)
+    label_band_of(state, p, False, c, bands)
     out = np.zeros(N_CELLS, np.uint8)
     add_moves(state, params, c, False, out, False, bands)
     return out[e] == 1
 
 
-@jit
+@ajit
 def do_move(state, params, c, e):
     """Place the unit on c onto e; it may charge with its next action [R]."""
     t = state[BOARD + c]
@@ -210,7 +210,7 @@ def do_move(state, params, c, e):
         H.after_move(state, params, t, e)
 
 
-@jit
+@ajit
 def do_deploy(state, params, c, p, kind):
     """Deploy a reserve unit of ``kind`` on camp cell c [R "Unit Deployment"]."""
     u = reserve_token(state, p, kind)
@@ -223,7 +223,7 @@ def do_deploy(state, params, c, p, kind):
         state[QUOTA] -= KIND_COST[kind] if params[P_DEPLOY] == DEPLOY_LATIN else 1
 
 
-@jit
+@ajit
 def do_spawn(state, params, c, a):
     """Spawn a Saracen on the empty green cell c [R "spawned and healed here"]: the
     picked kind (tactical) or one drawn at random from the bag (blind)."""

@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import rng as R
-from ...jit import jit
+from ...jit import ajit, jit
 from .. import tables as T
 from ..carry import free_capacity
 from ..coins import plunder
@@ -340,7 +340,7 @@ def combat(state, params, t, u, icon, def_icon, da, dd):
     return adjust(state, u, t, def_icon, da), adjust(state, t, u, icon, dd)
 
 
-@jit
+@ajit
 def after_strike(state, params, c, tc, p, code, t, u):
     """Count kills, plunders and steals for the quests."""
     credit = np.empty(2, np.int64)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import jit
+from ...jit import ajit, jit
 from .. import tables as T
 from ..carry import free_capacity
 from ..config import DBL_SHIELD_WOUND, P_CAMP_CENTRE, P_CAMP_OWNER, P_DBL_SHIELD, P_PLAYERS
@@ -179,7 +179,7 @@ def in_camp_of(params, c):
     return params[P_CAMP_OWNER + c]
 
 
-@jit
+@ajit
 def band_reaches(state, c0, seat, target_cell):
     """Is there a chain of seat's band members (its Crusaders, Refugees, amenities)
     from c0 that reaches ``target_cell`` (target_cell -1: reaches any Crusader of seat)?
@@ -246,7 +246,7 @@ def free_cell(state, params, c):
     return state[BOARD + c] < 0 and not is_camp_centre(params, c) and not is_green_cell(c)
 
 
-@jit
+@ajit
 def settle_cell(state, params, c):
     """c itself if a Field Amenity may be put there (empty, not a green Saracen cell,
     not a camp centre), else the nearest such cell (breadth first, N E S W), or -1."""

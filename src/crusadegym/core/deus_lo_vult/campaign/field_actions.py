@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import jit
+from ...jit import ajit, jit
 from .. import tables as T
 from ..carry import free_capacity
 from ..layout import AP, BOARD, CUR, GROUND, PH_ARMY, PHASE, TOK_COINS, TOK_SIDE
@@ -56,7 +56,7 @@ def dog_take_ok(state, params, c, d):
     return F.dog_side_joined(state, c) == F.DOG_OFFENSIVE
 
 
-@jit
+@ajit
 def cortege_moves(state, params, c, out, first_only):
     """Moves of a rival's cortege follower on c [R "Flagellant Cortege can be moved around
     by any Player during his Crusader phase"]: like a band move, next to another member of

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ... import rng as R
-from ...jit import jit
+from ...jit import ajit, jit
 from ..config import P_PLAYERS
 from ..layout import OVER, RNG, SCORE, TRUNC
 from ..setup import init as duel_init
@@ -56,7 +56,7 @@ def start_modules(state, params):
     river.start_battle(state, params)
 
 
-@jit
+@ajit
 def score_battle(state, params):
     """Glory at the end of a Battle [R "Glory points ... calculated with a sum of"]:
     "Glory points that you bought at the end of each Battle (5 coins = 1 Glory Point)"
@@ -116,7 +116,7 @@ def end_battle(state, params):
     return False
 
 
-@jit
+@ajit
 def next_battle(state, params):
     """Set the next Battle up: a fresh Duel part drawn from the Campaign's RNG, the
     Campaign block kept."""
@@ -127,7 +127,7 @@ def next_battle(state, params):
     start_modules(state, params)
 
 
-@jit
+@ajit
 def campaign_returns(state, params, out):
     """Final result: the most Glory wins (+1), the others lose (-1); all tie: 0."""
     out[:] = DRAW

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import jit
+from ...jit import ajit, jit
 from ...protocol import GameSpec, Kernels
 from .. import actions as DA
 from .. import invariant_kernel
@@ -53,7 +53,7 @@ def legal_mask(state, params, out):
     return n + X.turn_extras(state, params, out)
 
 
-@jit
+@ajit
 def step(state, params, action, rewards):
     """Apply one legal action; a Battle's end leads to the next Battle or the result.
     With the Gravediggers the action's deaths may open a window (``gravediggers.py``)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import jit
+from ...jit import ajit, jit
 from .. import tables as T
 from ..carry import free_capacity
 from ..config import P_PLAYERS
@@ -182,7 +182,7 @@ def tithe_key(state, params, p):
     return k
 
 
-@jit
+@ajit
 def score(state, params, purse, glory):
     """The Battle ended: the Gauntlet Run's Glory into ``glory`` (per seat); the coin
     exchange applied to ``purse`` (each seat's coins for buying Glory)."""
@@ -220,7 +220,7 @@ def score(state, params, purse, glory):
         state[G_KNIGHTS] = w if w >= 0 and counts[w] > 0 else NONE
 
 
-@jit
+@ajit
 def exchange(state, counts, players, purse):
     """[R "each Player gives one Coin to every other Player for every Refugee stationed
     in their Camps"]: between two seats the one with fewer Refugees pays the
@@ -249,7 +249,7 @@ def exchange(state, counts, players, purse):
 
 
 # ------------------------------------------------------------------ Fons Honorum kills
-@jit
+@ajit
 def after_strike(state, params, c, tc, t, u):
     """Count Saracen kills per seat [R "Players must kill more Saracens than others"]."""
     if params[P_GAUNTLET] != GAUNTLET_FONS:
@@ -271,7 +271,7 @@ def stash_side(state):
     return state[TOK_SIDE + T.AMENITY_TOKEN0 + field.HIDDEN_STASH]
 
 
-@jit
+@ajit
 def sinner(state, params):
     """[R "Penance"] "A person with the highest number (no ties) of Units on the
     Purgatory track" is the foremost of sinners; -1 if tied (or the option is off)."""

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...jit import jit
+from ...jit import ajit, jit
 from .. import tables as T
 from ..bands import LAST_ACTION_POINT, chivalrous, open_destination, stampede_scan
 from ..carry import free_capacity
@@ -663,7 +663,7 @@ def capacity(state, params, t, cap):
     return cap
 
 
-@jit
+@ajit
 def lone_moves(state, params, c, out, first_only):
     """[R "Barbarossa"] "Can move as a single unit while being wounded": on his wounded
     side he may also step alone to an orthogonally adjacent empty cell (our reading),
@@ -961,7 +961,7 @@ def update_adjoined(state, params):
             adjoin_band(state, t, p, q)
 
 
-@jit
+@ajit
 def adjoin_band(state, hero, p, q):
     """Seat p commands seat q's Crusaders connected to ``hero`` through orthogonally
     adjacent Crusaders of p or q, Refugees and Field Amenities (her band, French units
@@ -998,7 +998,7 @@ def adjoin_band(state, hero, p, q):
         state[adjoin.K_COMMANDER] = p + 1
 
 
-@jit
+@ajit
 def adjoined_stale(state, params):
     """Does the stored adjoined set differ from the one the position gives (a compiled
     invariant, ``invariants.check_adjoined``)?"""
