@@ -164,3 +164,50 @@ def test_play_frees_every_array_it_allocates(name: str) -> None:
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert f"{name} ok" in proc.stdout
+
+
+# ---------------------------------------------------------------- stack scratch
+_ROWS, _COLS = 3, 145
+
+
+def test_stack_arrays_hold_what_is_written_and_need_constant_sizes() -> None:
+    import numpy as np
+
+    from crusadegym.core.stack import stack_empty, stack_row
+
+    @numba.njit(_nrt=False)
+    def fill_and_sum(x: int) -> int:
+        table = stack_empty(_ROWS, _COLS, np.int64)
+        row = stack_row(_COLS, np.uint8)
+        total = 0
+        for r in range(_ROWS):
+            for c in range(_COLS):
+                table[r, c] = x * r + c
+        for c in range(_COLS):
+            row[c] = c % 7
+            total += row[c]
+        return table.sum() + table[2].sum() + total + table.shape[0] * table.strides[0]
+
+    @numba.njit(_nrt=True)
+    def many_calls(n: int) -> int:
+        s = 0
+        for i in range(n):
+            s += fill_and_sum(i)  # a frame per call: the stack does not grow with n
+        return s
+
+    def expected(x: int) -> int:
+        table = np.array([[x * r + c for c in range(_COLS)] for r in range(_ROWS)])
+        row_total = sum(c % 7 for c in range(_COLS))
+        return int(table.sum() + table[2].sum() + row_total + _ROWS * _COLS * 8)
+
+    assert [fill_and_sum(x) for x in range(3)] == [expected(x) for x in range(3)]
+    # fill_and_sum is linear in x; 200,000 calls from one loop must not grow the stack
+    n, f0, f1 = 200_000, expected(0), expected(1)
+    assert many_calls(n) == n * f0 + (f1 - f0) * n * (n - 1) // 2
+
+    @numba.njit(_nrt=False)
+    def dynamic(n: int) -> int:
+        return stack_row(n, np.int64).shape[0]
+
+    with pytest.raises(numba.core.errors.TypingError, match="module-level int constants"):
+        dynamic(4)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import ajit, jit
+from ..jit import jit
+from ..stack import stack_row
 from . import tables as T
 from .campaign.adjoin import add_commanded, commands, controller
 from .config import P_CHIVALROUS, P_PLAYERS, STAMPEDE_CHIVALROUS
@@ -205,11 +206,11 @@ def fill_kinds(state, p, kinds):
         add_commanded(state, kinds, ARMY_BAND)
 
 
-@ajit
+@jit
 def label_commanded(state, p, bands):
     """:func:`label_bands` for seat p's army when p commands adjoined units (a Campaign
     with Eleanor tapped): its kinds with those units added."""
-    kinds = np.empty(N_CELLS, np.int64)
+    kinds = stack_row(N_CELLS, np.int64)
     fill_kinds(state, p, kinds)
     return label_kind(kinds, ARMY_BAND, bands)
 
@@ -406,7 +407,7 @@ def new_victims_near(state, params, src, dst, before, victims):
     return k
 
 
-@ajit
+@jit
 def placement_tramples(state, params, src, dst, t, before):
     """Would putting token t on dst (lifting it from src, or -1) trample anyone?
 
@@ -415,7 +416,7 @@ def placement_tramples(state, params, src, dst, t, before):
     if src >= 0:
         state[BOARD + src] = -1
     state[BOARD + dst] = t
-    victims = np.empty(N_CELLS, np.int64)
+    victims = stack_row(N_CELLS, np.int64)
     k = new_victims_near(state, params, src, dst, before, victims)
     state[BOARD + dst] = -1
     if src >= 0:
@@ -444,7 +445,7 @@ def open_destination(state, params, c, e, t, out, first_only, last_point, polite
     return not (polite and placement_tramples(state, params, c, e, t, before))
 
 
-@ajit
+@jit
 def add_moves(state, params, c, saracen, out, first_only, bands):
     """Mark legal destinations of the unit on c moving with its army/Saracen band.
 
@@ -463,11 +464,9 @@ def add_moves(state, params, c, saracen, out, first_only, bands):
         return 0
     t = state[BOARD + c]
     polite = chivalrous(params)
+    before = stack_row(N_CELLS, np.int64)  # read only with the chivalrous Stampede
     if polite:
-        before = np.empty(N_CELLS, np.int64)
         stampede_scan(state, params, before)
-    else:
-        before = bands[0]  # not read without the chivalrous Stampede: no allocation
     last_point = state[AP] <= LAST_ACTION_POINT
     count = 0
     for i in range(lo, hi):
@@ -492,7 +491,7 @@ def refugee_movable(state, params, c):
     return camp_owner(params, c) < 0
 
 
-@ajit
+@jit
 def apply_stampede(state, params, src, dst, before):
     """Trample every unit newly left in a T by a placement from src (-1: none) onto
     dst [R "Unit Movement"].
@@ -502,7 +501,7 @@ def apply_stampede(state, params, src, dst, before):
     cell order: Crusaders to Purgatory, Refugees off the board ("no other unit gets
     punished").
     """
-    victims = np.empty(N_CELLS, np.int64)
+    victims = stack_row(N_CELLS, np.int64)
     k = new_victims_near(state, params, src, dst, before, victims)
     for i in range(k):
         kill(state, state[BOARD + victims[i]])

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import ajit, jit
+from ..jit import jit
+from ..stack import stack_empty, stack_row
 from . import tables as T
 from .actions import (
     DEPLOY0,
@@ -92,6 +93,8 @@ from .pieces import (
 )
 
 N_CK = T.N_CRUSADER_KINDS
+WORK_ROWS = 8  # legal_mask: two band tables of 3 rows, then good and count
+BAND_COLS = N_CELLS + 1  # a band table's row: one entry per cell and a sentinel
 N_SK = T.N_SARACEN_KINDS
 KIND_SARACEN0 = T.KIND_SARACEN0
 
@@ -112,7 +115,7 @@ def reserve_token(state, p, kind):
     return -1
 
 
-@ajit
+@jit
 def deploy_ok(state, params, c, p, kind):
     """Deploy ``kind`` on empty cell c of seat p's camp [R "Unit Deployment"]."""
     if state[BOARD + c] >= 0 or camp_owner(params, c) != p or is_camp_centre(params, c):
@@ -128,7 +131,7 @@ def deploy_ok(state, params, c, p, kind):
     if t < 0:
         return False
     if chivalrous(params):
-        before = np.empty(N_CELLS, np.int64)
+        before = stack_row(N_CELLS, np.int64)
         stampede_scan(state, params, before)
         if placement_tramples(state, params, -1, c, t, before):
             return False
@@ -354,7 +357,7 @@ def saracen_selectable(state, params, c, p, saracen_bands, good, count, scratch)
 
 
 # ------------------------------------------------------------------ the mask
-@ajit
+@jit
 def legal_mask(state, params, out):
     """uint8 mask over the 175 actions for the seat to move; returns the legal count."""
     out[:] = 0
@@ -369,7 +372,7 @@ def legal_mask(state, params, out):
                 n += 1
         return n
     p = state[CUR]
-    work = np.empty((8, N_CELLS + 1), np.int64)  # one allocation for every table
+    work = stack_empty(WORK_ROWS, BAND_COLS, np.int64)  # every table, on the stack
     army_bands = work[0:3]
     saracen_bands = work[3:6]
     sel = state[SEL]
@@ -384,7 +387,7 @@ def legal_mask(state, params, out):
     n_saracen_bands = label_both(state, p, army_bands, saracen_bands, work[6])
     # Stage 1: a cell is selectable if its selection has at least one follow-up. In
     # first-only mode verbs are written to ``scratch`` but never read, so it is not cleared.
-    scratch = np.zeros(N_ACTIONS, np.uint8)
+    scratch = stack_row(N_ACTIONS, np.uint8)
     n = 0
     army_ok = phase == PH_ARMY or phase == PH_DEPLOY
     deployable = army_ok and any_kind_deployable(state, params, p)

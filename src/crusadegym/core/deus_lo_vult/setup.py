@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng as R
-from ..jit import ajit, jit
+from ..jit import jit
+from ..stack import stack_row
 from . import tables as T
 from .campaign import hookpoints as H
 from .choices import any_deploy
@@ -76,6 +77,9 @@ KIND_COINS = T.KIND_COINS
 N_SARACEN_CELLS = T.N_SARACEN_CELLS
 
 
+N_SARACENS = T.N_SARACENS  # a module constant: stack_row needs one
+
+
 @jit
 def deal_quarters(state, params):
     """Four City Quarters from the shuffled stack onto the slots, with their coins [R]."""
@@ -100,11 +104,11 @@ def next_free_green(state, k):
     return k
 
 
-@ajit
+@jit
 def fill_green_blind(state):
     """Blind placement: the empty green cells, centre first, get Saracens drawn at
     random from the bag [R "Placing ... randomly from the bag"]."""
-    bag = np.empty(T.N_SARACENS, np.int64)
+    bag = stack_row(N_SARACENS, np.int64)
     n = 0
     for t in range(SARACEN_TOKEN0, QUARTER_TOKEN0):
         if state[TOK_LOC + t] == LOC_RESERVE:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rng as R
-from ..jit import ajit, jit
+from ..jit import jit
+from ..stack import stack_empty, stack_row
 from . import tables as T
 from .actions import (
     DEPLOY0,
@@ -102,6 +103,10 @@ from .setup import (
 ACTION_COST = 1  # [R] "Each of the following actions will cost you 1 Action Point"
 
 
+N_SARACENS = T.N_SARACENS  # a module constant: stack_row needs one
+BAND_COLS = N_CELLS + 1  # a band table's row (bands.label_band_of)
+
+
 @jit
 def end_turn(state, params):
     """Rivals' camps cannot be held at turn end [R]; then the next seat plays."""
@@ -124,7 +129,7 @@ def end_turn(state, params):
     begin_turn(state, params, (p + 1) % params[P_PLAYERS])
 
 
-@ajit
+@jit
 def round_transition(state, params):
     """The round ends when its last coin is secured [R "End of the Round"].
 
@@ -138,7 +143,7 @@ def round_transition(state, params):
     if state[ROUND] >= params[P_ROUNDS]:
         finish(state, False)
         return
-    survivors = np.empty(T.N_SARACENS, np.int64)
+    survivors = stack_row(N_SARACENS, np.int64)
     n = 0
     for t in range(N_TOKENS):
         loc = state[TOK_LOC + t]
@@ -176,7 +181,7 @@ def round_transition(state, params):
     place_saracens(state, params)
 
 
-@ajit
+@jit
 def move_is_army(state, params, c, e, p):
     """Is moving the unit on c to e an army move (vs a Saracen-band move)?"""
     t = state[BOARD + c]
@@ -186,18 +191,19 @@ def move_is_army(state, params, c, e, p):
         return True
     if state[PHASE] != PH_ARMY:
         return False
-    bands = np.empty((3, N_CELLS + 1), np.int64)
+    bands = stack_empty(3, BAND_COLS, np.int64)
     label_band_of(state, p, False, c, bands)
-    out = np.zeros(N_CELLS, np.uint8)
+    out = stack_row(N_CELLS, np.uint8)
+    out[:] = 0
     add_moves(state, params, c, False, out, False, bands)
     return out[e] == 1
 
 
-@ajit
+@jit
 def do_move(state, params, c, e):
     """Place the unit on c onto e; it may charge with its next action [R]."""
     t = state[BOARD + c]
-    before = np.empty(N_CELLS, np.int64)
+    before = stack_row(N_CELLS, np.int64)
     stampede_scan_near(state, params, c, e, before)
     state[BOARD + c] = -1
     state[BOARD + e] = t
@@ -210,11 +216,11 @@ def do_move(state, params, c, e):
         H.after_move(state, params, t, e)
 
 
-@ajit
+@jit
 def do_deploy(state, params, c, p, kind):
     """Deploy a reserve unit of ``kind`` on camp cell c [R "Unit Deployment"]."""
     u = reserve_token(state, p, kind)
-    before = np.empty(N_CELLS, np.int64)
+    before = stack_row(N_CELLS, np.int64)
     stampede_scan_near(state, params, -1, c, before)
     place_token(state, u, c, params[P_SEAT_FACING + p])
     pick_up(state, params, u, c)
@@ -223,21 +229,21 @@ def do_deploy(state, params, c, p, kind):
         state[QUOTA] -= KIND_COST[kind] if params[P_DEPLOY] == DEPLOY_LATIN else 1
 
 
-@ajit
+@jit
 def do_spawn(state, params, c, a):
     """Spawn a Saracen on the empty green cell c [R "spawned and healed here"]: the
     picked kind (tactical) or one drawn at random from the bag (blind)."""
     if params[P_SARACEN_PLACE] == PLACE_TACTICAL:
         t = saracen_in_bag(state, T.KIND_SARACEN0 + a - PICK0)
     else:
-        bag = np.empty(T.N_SARACENS, np.int64)
+        bag = stack_row(N_SARACENS, np.int64)
         n = 0
         for u in range(SARACEN_TOKEN0, QUARTER_TOKEN0):
             if state[TOK_LOC + u] == LOC_RESERVE:
                 bag[n] = u
                 n += 1
         t = bag[R.randint(state, RNG, n)]
-    before = np.empty(N_CELLS, np.int64)
+    before = stack_row(N_CELLS, np.int64)
     stampede_scan_near(state, params, -1, c, before)
     place_token(state, t, c, CELL_SARACEN_DIR[c])
     apply_stampede(state, params, -1, c, before)
