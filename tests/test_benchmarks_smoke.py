@@ -138,3 +138,37 @@ def test_bad_arguments_exit_with_a_message(argv: list[str], capsys) -> None:
     with pytest.raises(SystemExit) as err:
         main(argv + ["--quick", "--no-peers", "--no-startup"])
     assert err.value.code not in (0, None)
+
+
+# ---------------------------------------------------------------- perfmap
+def test_perfmap_names_kernels_and_sums_their_specialisations() -> None:
+    from crusadegym.benchmarks.perfmap import parse_report, short_name
+
+    mangled = "_ZN10crusadegym4core12deus_lo_vult7choices10legal_maskB3v68B40c8tJTIeFIjxB2IKSgI4E"
+    assert short_name(mangled) == "deus_lo_vult.choices.legal_mask"
+    assert short_name("_ZN13_3cdynamic_3e36__numba_parfor_gufunc_0x7f4aB4v2") == (
+        "driver loop (parfor)"
+    )
+    assert short_name("NRT_incref") == "NRT_incref"
+    report = f"""
+# Overhead  Symbol
+    12.50%  [.] {mangled}
+     3.25%  [.] NRT_decref
+     2.50%  [.] {mangled.replace("B3v68", "B3v81")}
+     0.75%  [k] clear_page_erms
+"""
+    assert parse_report(report) == [
+        ("deus_lo_vult.choices.legal_mask", 15.0),
+        ("NRT_decref", 3.25),
+        ("clear_page_erms", 0.75),
+    ]
+
+
+def test_perfmap_without_perf_is_a_one_line_error(monkeypatch, capsys) -> None:
+    from crusadegym.benchmarks import perfmap
+
+    monkeypatch.setattr(perfmap.shutil, "which", lambda name: None)
+    monkeypatch.delenv("_CRUSADEGYM_PERFMAP_CHILD", raising=False)
+    assert perfmap.main(["deus_lo_vult"]) == 2
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith("error: the perf tool is not installed")

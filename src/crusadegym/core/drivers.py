@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import ajit, jit, pjit, prange
+from .jit import ajit, inline_jit, jit, pjit, prange
 from .rng import next_u64, stream
 
 _BYTE_LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
@@ -41,7 +41,7 @@ def _nonzero_bytes(x):
     return np.int64(((high >> np.uint64(7)) * _BYTE_ONES) >> np.uint64(56))
 
 
-@jit
+@inline_jit
 def pick_legal(words, n_legal, rng_state):
     """The same choice as ``pick_uniform(mask, n_legal, rng_state)`` (same draw, the
     same nonzero entry), skipping eight entries at a time where it can; ``words``

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import inline_jit, jit
 from ..stack import stack_row
 from . import tables as T
 from .campaign.adjoin import add_commanded, commands, controller
@@ -131,7 +131,7 @@ def label_bands(state, p, saracen, bands):
     return n_bands
 
 
-@jit
+@inline_jit
 def label_band_of(state, p, saracen, c0, bands):
     """:func:`label_bands` for the one band that holds the unit on c0, as band 0 (every
     other cell -1): all that a stage-2 mask or a move reads (:func:`add_moves` looks
@@ -165,7 +165,7 @@ def label_band_of(state, p, saracen, c0, bands):
     return 1
 
 
-@jit
+@inline_jit
 def label_kind(kinds, bit, bands):
     """:func:`label_bands` from per-cell :func:`band_kinds` bits (the same labels, in the
     same order)."""
@@ -196,7 +196,7 @@ def label_kind(kinds, bit, bands):
     return n_bands
 
 
-@jit
+@inline_jit
 def fill_kinds(state, p, kinds):
     """``kinds[c]`` = :func:`band_kinds` of every cell for seat p, with the adjoined
     units p commands in a Campaign (``campaign/adjoin.add_commanded``) in its army."""
@@ -215,7 +215,7 @@ def label_commanded(state, p, bands):
     return label_kind(kinds, ARMY_BAND, bands)
 
 
-@jit
+@inline_jit
 def label_both(state, p, army_bands, saracen_bands, kinds):
     """:func:`label_bands` for seat p's army and for the Saracens, reading each cell's
     token once (``kinds``: an int64[>= 144] scratch). Returns the Saracen bands' count."""
@@ -224,7 +224,7 @@ def label_both(state, p, army_bands, saracen_bands, kinds):
     return label_kind(kinds, SARACEN_BAND, saracen_bands)
 
 
-@jit
+@inline_jit
 def saracen_band_destinations(state, params, bands, n_bands, good, count):
     """Which Saracen band members have a cell that a Saracen of their band may be
     placed on (Duel, unforgiving Stampede), for a stage-1 mask to settle every
@@ -293,7 +293,7 @@ def stampede_friend(state, params, n, seat):
     return False
 
 
-@jit
+@inline_jit
 def trampled_at(state, params, c):
     """Does the unit on c stand in a T as the board stands now? Never Saracens or
     City Quarters ("The stampede rule does not apply to Saracens")."""
@@ -362,7 +362,7 @@ def reach_cell(src, dst, j, i):
     return c
 
 
-@jit
+@inline_jit
 def stampede_scan_near(state, params, src, dst, out):
     """:func:`stampede_scan` of the cells a placement from src (-1: none) onto dst can
     affect (see :data:`STAMPEDE_REACH`); every other entry of ``out`` is -1."""
@@ -379,7 +379,7 @@ def stampede_scan_near(state, params, src, dst, out):
     return k
 
 
-@jit
+@inline_jit
 def new_victims_near(state, params, src, dst, before, victims):
     """:func:`new_victims` after a placement from src (-1: none) onto dst, looking only
     where it can have changed anything: the same cells, in the same (cell) order.
@@ -430,7 +430,7 @@ def chivalrous(params):
 
 
 # ------------------------------------------------------------------ moves
-@jit
+@inline_jit
 def open_destination(state, params, c, e, t, out, first_only, last_point, polite, before):
     """May the unit t on c be placed on cell e (-1: off the board) [R "Unit Movement"]:
     empty, not a camp centre, not yet marked in ``out`` (unless ``first_only``), not a
@@ -445,7 +445,7 @@ def open_destination(state, params, c, e, t, out, first_only, last_point, polite
     return not (polite and placement_tramples(state, params, c, e, t, before))
 
 
-@jit
+@inline_jit
 def add_moves(state, params, c, saracen, out, first_only, bands):
     """Mark legal destinations of the unit on c moving with its army/Saracen band.
 
@@ -491,7 +491,7 @@ def refugee_movable(state, params, c):
     return camp_owner(params, c) < 0
 
 
-@jit
+@inline_jit
 def apply_stampede(state, params, src, dst, before):
     """Trample every unit newly left in a T by a placement from src (-1: none) onto
     dst [R "Unit Movement"].

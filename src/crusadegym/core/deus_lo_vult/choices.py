@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import inline_jit, jit
 from ..stack import stack_empty, stack_row
 from . import tables as T
 from .actions import (
@@ -215,7 +215,7 @@ def spawn_options(state, params, out, first_only):
 
 
 # ------------------------------------------------------------------ one selection
-@jit
+@inline_jit
 def strike_options(state, params, c, p, army_ok, out, first_only):
     """Mark STRIKE(d) for every direction the unit on c may strike toward; count (with
     ``first_only``, stop at the first)."""
@@ -232,7 +232,7 @@ def strike_options(state, params, c, p, army_ok, out, first_only):
     return n
 
 
-@jit
+@inline_jit
 def crusader_options(state, params, c, out, first_only, army_bands):
     """Follow-ups of an own Crusader in the army phase."""
     p = state[CUR]
@@ -282,7 +282,7 @@ def crusader_options(state, params, c, out, first_only, army_bands):
     return n
 
 
-@jit
+@inline_jit
 def saracen_options(state, params, c, out, first_only, saracen_bands):
     """Follow-ups of a Saracen: heal / realign on a green cell, move, attack."""
     p = state[CUR]
@@ -304,7 +304,7 @@ def saracen_options(state, params, c, out, first_only, saracen_bands):
     return n + strike_options(state, params, c, p, False, out, first_only)
 
 
-@jit
+@inline_jit
 def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
     """Mark the stage-2 actions available to the selection on cell c; return the count."""
     p = state[CUR]
@@ -342,7 +342,7 @@ def unit_options(state, params, c, out, first_only, army_bands, saracen_bands):
     return n
 
 
-@jit
+@inline_jit
 def saracen_selectable(state, params, c, p, saracen_bands, good, count, scratch):
     """``saracen_options(..., first_only=True) > 0`` in a Duel with the unforgiving
     Stampede, its "has a move" read from :func:`bands.saracen_band_destinations`."""

@@ -7,7 +7,7 @@ stealing are strikes too; their coin effects live in ``coins.py``.
 
 from __future__ import annotations
 
-from ..jit import jit
+from ..jit import inline_jit, jit
 from . import tables as T
 from .campaign import hookpoints as H
 from .campaign.adjoin import controller
@@ -99,7 +99,7 @@ def saracen_may_target(state, params, u, p):
     )
 
 
-@jit
+@inline_jit
 def saracen_target_near(state, params, c, p):
     """Could a Saracen-side strike from c (a Saracen or City Quarter played by seat p)
     hit anything in a Duel? Its target (see :func:`strike_target`) is the first token
@@ -123,7 +123,7 @@ def saracen_target_near(state, params, c, p):
     return False
 
 
-@jit
+@inline_jit
 def classify_strike(state, params, c, d, p, army_ok):
     """What a STRIKE(d) from cell c would do for seat p (see :func:`duel_strike`); in a
     Campaign its rule modules may change the verdict (``campaign/hooks.py``)."""
