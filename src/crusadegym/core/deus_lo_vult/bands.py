@@ -105,7 +105,6 @@ def label_bands(state, p, saracen, bands):
     if not saracen and commands(state, p):
         return label_commanded(state, p, bands)
     label = bands[0]
-    order = bands[1]
     start = bands[2]
     label[:] = -1
     n_bands, top = 0, 0
@@ -113,22 +112,32 @@ def label_bands(state, p, saracen, bands):
         if label[c0] >= 0 or not band_member(state, state[BOARD + c0], p, saracen):
             continue
         start[n_bands] = top
-        label[c0] = n_bands
-        order[top] = c0
-        head = top
-        top += 1
-        while head < top:
-            c = order[head]
-            head += 1
-            for d in range(4):
-                n = NEIGH[c, d]
-                if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
-                    label[n] = n_bands
-                    order[top] = n
-                    top += 1
+        top = grow_band(state, p, saracen, bands, c0, n_bands, top)
         n_bands += 1
     start[n_bands] = top
     return n_bands
+
+
+@inline_jit
+def grow_band(state, p, saracen, bands, c0, k, top):
+    """Label band k breadth first from its member on c0 (row 0 of ``bands``), listing
+    its members in row 1 from ``top`` on; returns the new top."""
+    label = bands[0]
+    order = bands[1]
+    label[c0] = k
+    order[top] = c0
+    head = top
+    top += 1
+    while head < top:
+        c = order[head]
+        head += 1
+        for d in range(4):
+            n = NEIGH[c, d]
+            if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
+                label[n] = k
+                order[top] = n
+                top += 1
+    return top
 
 
 @inline_jit
@@ -141,27 +150,13 @@ def label_band_of(state, p, saracen, c0, bands):
     labels every band, as :func:`label_bands` does."""
     if not saracen and commands(state, p):
         return label_commanded(state, p, bands)
-    label = bands[0]
-    order = bands[1]
     start = bands[2]
-    label[:] = -1
+    bands[0, :] = -1
     start[0] = 0
     if not band_member(state, state[BOARD + c0], p, saracen):
         start[1] = 0
         return 0
-    label[c0] = 0
-    order[0] = c0
-    head, top = 0, 1
-    while head < top:
-        c = order[head]
-        head += 1
-        for d in range(4):
-            n = NEIGH[c, d]
-            if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
-                label[n] = 0
-                order[top] = n
-                top += 1
-    start[1] = top
+    start[1] = grow_band(state, p, saracen, bands, c0, 0, 0)
     return 1
 
 
