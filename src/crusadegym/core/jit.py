@@ -46,7 +46,7 @@ caller before LLVM sees it, which lets LLVM optimise across the call, where a pl
 passes every array as seven separate values).
 
 Measured on the Duel's random playouts (one thread, B=256, paired runs): 1.31 -> 1.15
-µs per step with the 19 kernels that use it; the price is compile time (a cold
+µs per step with the kernels that use it; the price is compile time (a cold
 compile of the Duel's kernels and the driver went from 54 s to 75 s), since a kernel is
 re-typed at every call site. So it is for small kernels called in the per-cell loops
 of the mask and the Stampede, chosen by profile (docs/benchmarks.md), not by default.

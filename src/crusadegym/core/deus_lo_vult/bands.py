@@ -60,6 +60,7 @@ def _reach_cells() -> np.ndarray:
 
 
 REACH = _reach_cells()
+BAND_COLS = N_CELLS + 1  # a band table's row: one entry per cell and a sentinel
 SIZE = T.SIZE
 
 
@@ -101,43 +102,11 @@ def label_bands(state, p, saracen, bands):
     ``bands`` is an int64[3, 145] scratch: row 0 = band id per cell (-1 for
     non-members), row 1 = member cells grouped band by band, row 2 = start offset of
     each band in row 1 (with a sentinel after the last). Returns the number of bands.
+    The units p commands in a Campaign (adjoined) count in its army (:func:`fill_kinds`).
     """
-    if not saracen and commands(state, p):
-        return label_commanded(state, p, bands)
-    label = bands[0]
-    start = bands[2]
-    label[:] = -1
-    n_bands, top = 0, 0
-    for c0 in range(N_CELLS):
-        if label[c0] >= 0 or not band_member(state, state[BOARD + c0], p, saracen):
-            continue
-        start[n_bands] = top
-        top = grow_band(state, p, saracen, bands, c0, n_bands, top)
-        n_bands += 1
-    start[n_bands] = top
-    return n_bands
-
-
-@inline_jit
-def grow_band(state, p, saracen, bands, c0, k, top):
-    """Label band k breadth first from its member on c0 (row 0 of ``bands``), listing
-    its members in row 1 from ``top`` on; returns the new top."""
-    label = bands[0]
-    order = bands[1]
-    label[c0] = k
-    order[top] = c0
-    head = top
-    top += 1
-    while head < top:
-        c = order[head]
-        head += 1
-        for d in range(4):
-            n = NEIGH[c, d]
-            if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
-                label[n] = k
-                order[top] = n
-                top += 1
-    return top
+    kinds = stack_row(N_CELLS, np.int64)
+    fill_kinds(state, p, kinds)
+    return label_kind(kinds, SARACEN_BAND if saracen else ARMY_BAND, bands)
 
 
 @inline_jit
@@ -145,18 +114,33 @@ def label_band_of(state, p, saracen, c0, bands):
     """:func:`label_bands` for the one band that holds the unit on c0, as band 0 (every
     other cell -1): all that a stage-2 mask or a move reads (:func:`add_moves` looks
     only at the selected unit's band). Its members are the same set as in
-    :func:`label_bands`, listed from c0 outward. Returns the number of bands labelled
-    (0 if the unit on c0 is no member). With adjoined units commanded (Campaign) it
-    labels every band, as :func:`label_bands` does."""
+    :func:`label_bands`, grown breadth first from c0 and read off the board as it goes
+    (no per-cell table: the rest of the board is never looked at). Returns the number
+    of bands labelled (0 if the unit on c0 is no member). With adjoined units commanded
+    (Campaign) it labels every band, as :func:`label_bands` does."""
     if not saracen and commands(state, p):
-        return label_commanded(state, p, bands)
+        return label_bands(state, p, saracen, bands)
+    label = bands[0]
+    order = bands[1]
     start = bands[2]
-    bands[0, :] = -1
+    label[:] = -1
     start[0] = 0
     if not band_member(state, state[BOARD + c0], p, saracen):
         start[1] = 0
         return 0
-    start[1] = grow_band(state, p, saracen, bands, c0, 0, 0)
+    label[c0] = 0
+    order[0] = c0
+    head, top = 0, 1
+    while head < top:
+        c = order[head]
+        head += 1
+        for d in range(4):
+            n = NEIGH[c, d]
+            if n >= 0 and label[n] < 0 and band_member(state, state[BOARD + n], p, saracen):
+                label[n] = 0
+                order[top] = n
+                top += 1
+    start[1] = top
     return 1
 
 
@@ -199,15 +183,6 @@ def fill_kinds(state, p, kinds):
         kinds[c] = band_kinds(state, state[BOARD + c], p)
     if commands(state, p):
         add_commanded(state, kinds, ARMY_BAND)
-
-
-@jit
-def label_commanded(state, p, bands):
-    """:func:`label_bands` for seat p's army when p commands adjoined units (a Campaign
-    with Eleanor tapped): its kinds with those units added."""
-    kinds = stack_row(N_CELLS, np.int64)
-    fill_kinds(state, p, kinds)
-    return label_kind(kinds, ARMY_BAND, bands)
 
 
 @inline_jit

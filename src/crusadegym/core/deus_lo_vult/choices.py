@@ -28,6 +28,7 @@ from .actions import (
     WITHDRAW,
 )
 from .bands import (
+    BAND_COLS,
     add_moves,
     chivalrous,
     label_band_of,
@@ -94,7 +95,6 @@ from .pieces import (
 
 N_CK = T.N_CRUSADER_KINDS
 WORK_ROWS = 8  # legal_mask: two band tables of 3 rows, then good and count
-BAND_COLS = N_CELLS + 1  # a band table's row: one entry per cell and a sentinel
 N_SK = T.N_SARACEN_KINDS
 KIND_SARACEN0 = T.KIND_SARACEN0
 

@@ -26,7 +26,7 @@ from .actions import (
     WEAKEN,
     WITHDRAW,
 )
-from .bands import add_moves, apply_stampede, label_band_of, stampede_scan_near
+from .bands import BAND_COLS, add_moves, apply_stampede, label_band_of, stampede_scan_near
 from .campaign import hookpoints as H
 from .choices import reserve_token
 from .coins import do_give, pick_up, take_from
@@ -91,6 +91,7 @@ from .pieces import (
 from .purgatory import STRONG, WEAK, kill
 from .scoring import returns
 from .setup import (
+    N_SARACENS,
     advance_setup,
     begin_turn,
     deal_quarters,
@@ -101,10 +102,6 @@ from .setup import (
 )
 
 ACTION_COST = 1  # [R] "Each of the following actions will cost you 1 Action Point"
-
-
-N_SARACENS = T.N_SARACENS  # a module constant: stack_row needs one
-BAND_COLS = N_CELLS + 1  # a band table's row (bands.label_band_of)
 
 
 @jit
