@@ -20,18 +20,19 @@ from .campaign.adjoin import add_commanded, commands, controller
 from .config import P_CHIVALROUS, P_PLAYERS, STAMPEDE_CHIVALROUS
 from .layout import AP, BOARD, CUR
 from .pieces import (
+    AMENITY_TOKEN0,
+    CAMPAIGN_UNIT0,
     N_CELLS,
+    N_TOKENS,
     NEIGH,
     NO_SEAT,
+    SARACEN_TOKEN0,
     TOKEN_OWNER,
     camp_owner,
-    is_amenity,
     is_camp_centre,
-    is_city_token,
     is_crusader,
     is_refugee,
     is_rival_camp,
-    is_saracen,
 )
 from .purgatory import kill
 
@@ -67,22 +68,37 @@ SIZE = T.SIZE
 ARMY_BAND, SARACEN_BAND = 1, 2  # bits of :func:`band_kinds`
 
 
+def _band_bits() -> np.ndarray:
+    """BAND_BITS[p, t + 1] = the band kinds of token t for seat p, a City token on its
+    quarter side (index 0: an empty cell). [R "Unit Movement"]: army bands hold the
+    seat's Crusaders and Refugees; Saracen bands hold Saracens, City Quarters ("count as
+    stationary Saracen units") and Refugees; Field Amenities move with any band [R Part
+    2] (Campaign). A City token on its Refugee side adds ARMY_BAND (:func:`band_kinds`)."""
+    bits = np.zeros((T.MAX_PLAYERS, N_TOKENS + 1), np.int64)
+    for t in range(N_TOKENS):
+        if SARACEN_TOKEN0 <= t < CAMPAIGN_UNIT0:  # Saracens and City tokens
+            bits[:, t + 1] = SARACEN_BAND
+        elif t >= AMENITY_TOKEN0:
+            bits[:, t + 1] = ARMY_BAND | SARACEN_BAND
+        else:  # a seat's Crusader (Duel tokens, War Engines, Heroes)
+            bits[TOKEN_OWNER[t], t + 1] = ARMY_BAND
+    return bits
+
+
+BAND_BITS = _band_bits()
+
+
 @jit
 def band_kinds(state, t, p):
-    """The band kinds token t belongs to for seat p, as ARMY_BAND | SARACEN_BAND bits
-    (the one statement of band membership; :func:`band_member` reads one kind). In a
-    Campaign, the units p commands this action (Eleanor's adjoined units) are army band
-    members too: :func:`label_both` / :func:`label_bands` add them
-    (``campaign/adjoin.add_commanded``), so this per-cell test stays the Duel's."""
-    if t < 0:
-        return 0
-    if is_refugee(state, t) or is_amenity(t):
-        return ARMY_BAND | SARACEN_BAND  # Field Amenities move with any band [R Part 2]
-    if is_saracen(t) or is_city_token(t):
-        return SARACEN_BAND
-    if is_crusader(t) and TOKEN_OWNER[t] == p:
-        return ARMY_BAND
-    return 0
+    """The band kinds token t (-1: none) belongs to for seat p, as ARMY_BAND |
+    SARACEN_BAND bits (the one statement of band membership, read off
+    :data:`BAND_BITS`; :func:`band_member` reads one kind). In a Campaign, the units p
+    commands this action (Eleanor's adjoined units) are army band members too:
+    :func:`fill_kinds` adds them (``campaign/adjoin.add_commanded``),
+    so this per-cell test stays the Duel's."""
+    if is_refugee(state, t):
+        return ARMY_BAND | SARACEN_BAND
+    return BAND_BITS[p, t + 1]
 
 
 @jit
@@ -186,19 +202,11 @@ def fill_kinds(state, p, kinds):
 
 
 @inline_jit
-def label_both(state, p, army_bands, saracen_bands, kinds):
-    """:func:`label_bands` for seat p's army and for the Saracens, reading each cell's
-    token once (``kinds``: an int64[>= 144] scratch). Returns the Saracen bands' count."""
-    fill_kinds(state, p, kinds)
-    label_kind(kinds, ARMY_BAND, army_bands)
-    return label_kind(kinds, SARACEN_BAND, saracen_bands)
-
-
-@inline_jit
 def saracen_band_destinations(state, params, bands, n_bands, good, count):
     """Which Saracen band members have a cell that a Saracen of their band may be
     placed on (Duel, unforgiving Stampede), for a stage-1 mask to settle every
-    Saracen's "has a move" at once; ``bands`` from :func:`label_both`.
+    Saracen's "has a move" at once; ``bands`` from
+    :func:`label_kind`.
 
     ``good[m]`` = 1 if the member on m has an empty neighbour that :func:`add_moves`
     accepts for a moving Saracen (not a camp centre; with the last Action Point, not

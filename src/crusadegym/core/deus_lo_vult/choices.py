@@ -28,11 +28,14 @@ from .actions import (
     WITHDRAW,
 )
 from .bands import (
+    ARMY_BAND,
     BAND_COLS,
+    SARACEN_BAND,
     add_moves,
     chivalrous,
+    fill_kinds,
     label_band_of,
-    label_both,
+    label_kind,
     placement_tramples,
     refugee_movable,
     saracen_band_destinations,
@@ -94,7 +97,7 @@ from .pieces import (
 )
 
 N_CK = T.N_CRUSADER_KINDS
-WORK_ROWS = 8  # legal_mask: two band tables of 3 rows, then good and count
+WORK_ROWS = 9  # legal_mask: two band tables of 3 rows, then kinds, good and count
 N_SK = T.N_SARACEN_KINDS
 KIND_SARACEN0 = T.KIND_SARACEN0
 
@@ -384,7 +387,16 @@ def legal_mask(state, params, out):
         if t >= 0 and not is_crusader(t):
             label_band_of(state, p, True, sel, saracen_bands)
         return unit_options(state, params, sel, out, False, army_bands, saracen_bands)
-    n_saracen_bands = label_both(state, p, army_bands, saracen_bands, work[6])
+    kinds = work[6]
+    fill_kinds(state, p, kinds)
+    n_saracen_bands = label_kind(kinds, SARACEN_BAND, saracen_bands)
+    # The army's bands are labelled when the first unit needs them: a seat's own Crusader
+    # on its strong side can WEAKEN, so it is selectable without them, and outside the
+    # army phase no army band moves. A Campaign labels them at once (its hooks may read).
+    army_labelled = False
+    if params[P_CAMPAIGN] != 0:
+        label_kind(kinds, ARMY_BAND, army_bands)
+        army_labelled = True
     # Stage 1: a cell is selectable if its selection has at least one follow-up. In
     # first-only mode verbs are written to ``scratch`` but never read, so it is not cleared.
     scratch = stack_row(N_ACTIONS, np.uint8)
@@ -395,7 +407,7 @@ def legal_mask(state, params, out):
     spawnable = spawn_allowed(state, params)
     # Duel with the unforgiving Stampede, past setup: every Saracen's "has a move" at once
     fast = params[P_CAMPAIGN] == 0 and not polite and phase != PH_DEPLOY
-    good, count = work[6], work[7]  # views made once: each view costs a reference count
+    good, count = work[7], work[8]  # views made once: each view costs a reference count
     # Campaign: p commands adjoined units (adjoin.py); unit_options asks who commands
     # each, so no call sits in this loop (a call on the state per cell costs the Duel)
     commanding = commands(state, p)
@@ -417,13 +429,21 @@ def legal_mask(state, params, out):
                 out[c] = 1
                 n += 1
                 continue
-        elif is_crusader(t) and (phase != PH_ARMY or (TOKEN_OWNER[t] != p and not commanding)):
-            continue  # other seats' Crusaders are never selectable (unless adjoined: below)
+        elif is_crusader(t):
+            if phase != PH_ARMY or (TOKEN_OWNER[t] != p and not commanding):
+                continue  # other seats' Crusaders are never selectable (unless adjoined)
+            if state[TOK_SIDE + t] == 0 and TOKEN_OWNER[t] == p and controller(state, t) == p:
+                out[c] = 1  # WEAKEN (crusader_options' first follow-up)
+                n += 1
+                continue
         elif fast and is_saracen(t):
             if saracen_selectable(state, params, c, p, saracen_bands, good, count, scratch):
                 out[c] = 1
                 n += 1
             continue
+        if not army_labelled and phase == PH_ARMY and (kinds[c] & ARMY_BAND) != 0:
+            label_kind(kinds, ARMY_BAND, army_bands)
+            army_labelled = True
         if unit_options(state, params, c, scratch, True, army_bands, saracen_bands) > 0:
             out[c] = 1
             n += 1

@@ -76,7 +76,7 @@ def commands(state, p):
 @jit
 def add_commanded(state, kinds, bit):
     """Set ``bit`` in ``kinds[c]`` for the cell c of every adjoined unit on the board:
-    band labels (``bands.label_both`` / ``label_bands``) count them as the commander's."""
+    band labels (``bands.fill_kinds``) count them as the commander's."""
     for t in range(T.N_TOKENS):
         if is_adjoined(state, t):
             c = state[TOK_LOC + t]
