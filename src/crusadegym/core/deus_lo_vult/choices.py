@@ -49,6 +49,7 @@ from .combat import STRIKE_NONE, classify_strike, saracen_target_near
 from .config import (
     DEPLOY_LATIN,
     NO_SARACEN_CAP,
+    P_CAMP_CENTRE,
     P_CAMPAIGN,
     P_DEPLOY,
     P_SARACEN_CAP,
@@ -75,11 +76,14 @@ from .layout import (
 )
 from .pieces import (
     ARMY_SIZE,
+    CAMP_RING,
     CAMPAIGN_ARMY_SIZE,
     CELL_SARACEN_DIR,
     KIND_COST,
     N_CELLS,
+    N_SARACEN_CELLS,
     NEIGH,
+    SARACEN_CELLS,
     TOKEN_KIND,
     TOKEN_OWNER,
     army_points_used,
@@ -413,23 +417,36 @@ def legal_mask(state, params, out):
     commanding = commands(state, p)
     if fast:
         saracen_band_destinations(state, params, saracen_bands, n_saracen_bands, good, count)
-    for c in range(N_CELLS):
-        t = state[BOARD + c]
-        if t < 0:
-            if is_green_cell(c):
-                if spawnable:
-                    out[c] = 1
-                    n += 1
-                continue
-            # only empty cells of one's own camp can be selected (to deploy); which kinds
-            # fit does not depend on the cell, only a chivalrous stampede check does
-            if not deployable or camp_owner(params, c) != p or is_camp_centre(params, c):
-                continue
-            if not polite and params[P_CAMPAIGN] == 0:  # (Campaign: hooks.may_place below)
+    # empty cells: a green Saracen camp cell (to SPAWN) and the seat's own camp ring (to
+    # DEPLOY; which kinds fit does not depend on the cell, only a chivalrous stampede
+    # check and a Campaign's hooks do) are the only ones that can be selected
+    if spawnable:
+        for i in range(N_SARACEN_CELLS):
+            c = SARACEN_CELLS[i]
+            if state[BOARD + c] < 0:
                 out[c] = 1
                 n += 1
+    if deployable:
+        centre = params[P_CAMP_CENTRE + p]
+        for i in range(CAMP_RING.shape[0]):
+            c = centre + CAMP_RING[i]
+            if state[BOARD + c] >= 0 or camp_owner(params, c) != p or is_green_cell(c):
                 continue
-        elif is_crusader(t):
+            if (not polite and params[P_CAMPAIGN] == 0) or unit_options(
+                state, params, c, scratch, True, army_bands, saracen_bands
+            ) > 0:
+                out[c] = 1
+                n += 1
+    # the units: cells with a token, listed without a branch per cell
+    cells = stack_row(N_CELLS, np.int64)
+    n_units = 0
+    for c in range(N_CELLS):
+        cells[n_units] = c
+        n_units += state[BOARD + c] >= 0
+    for i in range(n_units):
+        c = cells[i]
+        t = state[BOARD + c]
+        if is_crusader(t):
             if phase != PH_ARMY or (TOKEN_OWNER[t] != p and not commanding):
                 continue  # other seats' Crusaders are never selectable (unless adjoined)
             if state[TOK_SIDE + t] == 0 and TOKEN_OWNER[t] == p and controller(state, t) == p:

@@ -30,6 +30,7 @@ KIND_COST = T.KIND_COST
 KIND_CAPACITY = T.KIND_CAPACITY
 KIND_IN_DUEL = T.KIND_IN_DUEL
 SARACEN_CELLS = T.SARACEN_CELLS
+N_SARACEN_CELLS = T.N_SARACEN_CELLS
 SARACEN_DIRS = T.SARACEN_DIRS
 N_CELLS = T.N_CELLS
 N_TOKENS = T.N_TOKENS
@@ -51,6 +52,12 @@ def _saracen_cell_dirs():
 
 CELL_SARACEN_DIR = _saracen_cell_dirs()
 """Per cell: the "moon" direction of a green Saracen camp cell, -1 elsewhere."""
+
+CAMP_RING = np.array(
+    [dr * T.SIZE + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc], np.int64
+)
+"""Cell offsets of a camp's ring from its centre: a camp is the 3x3 square around its
+centre cell (``config.params``: ``P_CAMP_OWNER``, ``P_CAMP_CENTRE``), in a board corner."""
 
 
 @jit
