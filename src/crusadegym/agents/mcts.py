@@ -59,7 +59,7 @@ import numpy as np
 from crusadegym.core import Game
 
 from .base import Agent
-from .heuristics import action_values, get_heuristic, value_kernel
+from .heuristics import Heuristic, action_values, get_heuristic
 from .kernels import rollout_values
 
 
@@ -119,9 +119,8 @@ class _Node:
         self.w = np.zeros(len(self.actions), np.float64)
         self.visits = 0
 
-    def rank(self, game: Game) -> None:
+    def rank(self, game: Game, heuristic: Heuristic) -> None:
         """Score every legal action with the heuristic lookahead (the node's priors)."""
-        heuristic = get_heuristic(game.name)
         self.priors = action_values(game, self.state, heuristic)[self.actions]
         if heuristic.extend is not None:
             self.extend = heuristic.extend(game, self.state)[self.actions].astype(bool)
@@ -149,8 +148,25 @@ class MCTSAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, config: MCTSConfig | None = None, **options) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        config: MCTSConfig | None = None,
+        heuristic: Heuristic | None = None,
+        value: str | None = None,
+        **options,
+    ) -> None:
         super().__init__(seed)
+        if value is not None:  # ``mcts:value=PATH.npz``: a learned evaluation
+            if heuristic is not None:
+                raise ValueError("pass either a heuristic or value=PATH, not both")
+            from .learned_value import LearnedValue
+
+            heuristic = LearnedValue.load(value).heuristic()
+        self.heuristic = heuristic
+        """The evaluation, priors and defaults to search with; ``None``: the game's own
+        (:func:`~crusadegym.agents.heuristics.get_heuristic`). A learned evaluation
+        (:mod:`crusadegym.agents.learned_value`) comes in here."""
         if config is not None and options:
             raise ValueError("pass either an MCTSConfig or keyword options, not both")
         self.config = config or MCTSConfig(**options)
@@ -169,9 +185,13 @@ class MCTSAgent(Agent):
         if self._explicit:
             return self.config
         if game.name not in self._per_game:
-            defaults = get_heuristic(game.name).mcts_defaults or {}
+            defaults = self.heuristic_for(game).mcts_defaults or {}
             self._per_game[game.name] = MCTSConfig(**{**defaults, **self._options})
         return self._per_game[game.name]
+
+    def heuristic_for(self, game: Game) -> Heuristic:
+        """The heuristic this search uses on ``game``."""
+        return self.heuristic if self.heuristic is not None else get_heuristic(game.name)
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         game.check_state(state)
@@ -185,12 +205,15 @@ class MCTSAgent(Agent):
             self.last_depth = 0
             return int(root.actions[0])
         deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
-        value = value_kernel(game)
+        heuristic = self.heuristic_for(game)
+        if self.heuristic is not None and heuristic.game != game.name:
+            raise ValueError(f"this evaluation is for {heuristic.game}, not {game.name}")
+        value = game.k.returns if heuristic.value is None else heuristic.value
         done = self.last_depth = 0
         while (cfg.iterations is None or done < cfg.iterations) and (
             deadline is None or time.perf_counter() < deadline
         ):
-            self._iterate(game, cfg, roots[done % len(roots)], value)
+            self._iterate(game, cfg, roots[done % len(roots)], heuristic, value)
             done += 1
         self.last_iterations = done
         actions = np.sort(root.actions)
@@ -218,14 +241,16 @@ class MCTSAgent(Agent):
             roots.append(_Node(game, view, self.rng))
         return roots
 
-    def _iterate(self, game: Game, cfg: MCTSConfig, root: _Node, value) -> None:
+    def _iterate(
+        self, game: Game, cfg: MCTSConfig, root: _Node, heuristic: Heuristic, value
+    ) -> None:
         """One selection-expansion-evaluation-backup pass."""
         k, params = game.k, game.params
         rewards = np.zeros(game.num_players, np.float32)
         node, path = root, []
         while not node.terminal:
             if cfg.prior_visits > 0 and node.priors is None:
-                node.rank(game)
+                node.rank(game, heuristic)
             i = node.select(cfg.c_uct, cfg.prior_visits)
             path.append((node, i))
             if i not in node.children:
@@ -236,13 +261,15 @@ class MCTSAgent(Agent):
                 break
             node = node.children[i]
         self.last_depth = max(self.last_depth, len(path))
-        leaf_value = self._evaluate(game, cfg, node, path[-1] if path else None, value)
+        leaf_value = self._evaluate(game, cfg, node, path[-1] if path else None, heuristic, value)
         for parent, i in path:
             parent.visits += 1
             parent.n[i] += 1
             parent.w[i] += leaf_value[parent.mover]
 
-    def _evaluate(self, game: Game, cfg: MCTSConfig, leaf: _Node, edge, value) -> np.ndarray:
+    def _evaluate(
+        self, game: Game, cfg: MCTSConfig, leaf: _Node, edge, heuristic: Heuristic, value
+    ) -> np.ndarray:
         """Per-seat value of a new leaf.
 
         A leaf reached by the "select" half of a two-stage move (an action the
@@ -263,7 +290,7 @@ class MCTSAgent(Agent):
             and parent.extend[i]
             and leaf.mover == parent.mover
         ):
-            leaf.rank(game)
+            leaf.rank(game, heuristic)
             state = leaf.state.copy()
             k.step(state, params, int(leaf.actions[np.argmax(leaf.priors)]), out)
             if k.is_terminal(state, params):

@@ -1,0 +1,197 @@
+"""A learned evaluation: a small network over a game's features, compiled, for search.
+
+A :class:`LearnedValue` maps a seat's feature vector (a game's ``features`` kernel and
+a named column set, :data:`GAMES`) through a multilayer perceptron (tanh hidden layers,
+tanh output) to the seat's expected result in [-1, 1]. For two players the value is
+made zero-sum: ``v[p] = (f(p) - f(q)) / 2``.
+
+It is used the way the hand-written evaluation is: :meth:`LearnedValue.heuristic`
+returns a :class:`~crusadegym.agents.heuristics.Heuristic` whose ``value`` is the
+network, compiled with numba as a closure over its weights, so the greedy lookahead
+(:class:`~crusadegym.agents.heuristics.HeuristicAgent` priors) and the MCTS leaves
+(:class:`~crusadegym.agents.mcts.MCTSAgent`) call it at the same cost as the heuristic.
+In the arena: ``mcts:value=PATH.npz`` (and ``heuristic:value=PATH.npz``).
+
+Fitted by :mod:`crusadegym.training.valuefit`; a checkpoint is one ``.npz`` file holding
+the weights, the input normalisation, the game, the feature set and its column names
+(checked against the game's on load, so a changed feature table fails loudly).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from .heuristics import Heuristic, get_heuristic
+
+GAMES: dict[str, str] = {
+    "deus_lo_vult": "crusadegym.agents.heuristics.deus_lo_vult_features",
+}
+"""Game -> module with ``features(state, params, out[2, N_FEATURES])``, ``N_FEATURES``,
+``FEATURE_NAMES`` and ``FEATURE_SETS`` (two-player games)."""
+
+
+_LOADED: dict[tuple[str, int], LearnedValue] = {}
+"""Checkpoints read in this process, by (resolved path, modification time)."""
+
+
+def feature_module(game: str) -> Any:
+    """The features module of ``game`` (ValueError naming the games that have one)."""
+    if game not in GAMES:
+        raise ValueError(f"no learned evaluation for {game!r}; games with features: {list(GAMES)}")
+    return importlib.import_module(GAMES[game])
+
+
+@dataclass
+class LearnedValue:
+    """Weights of a value network over one feature set of one game."""
+
+    game: str
+    feature_set: str
+    weights: list[np.ndarray]
+    """``[W1, b1, W2, b2, ..., Wout, bout]``, ``W`` as ``[out, in]`` (torch's layout)."""
+    mean: np.ndarray
+    scale: np.ndarray
+    skip: float = 0.0
+    """Residual form: the output is ``tanh(skip * MARGIN . features + network)``, where
+    ``MARGIN . features`` is the hand-written evaluation's argument (the features
+    module's ``MARGIN``); 0 for a network on its own."""
+    meta: dict = field(default_factory=dict)
+    _kernel: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def columns(self) -> np.ndarray:
+        return np.array(feature_module(self.game).FEATURE_SETS[self.feature_set], np.int64)
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        names = feature_module(self.game).FEATURE_NAMES
+        arrays = {f"w{i}": w for i, w in enumerate(self.weights)}
+        np.savez(
+            path,
+            game=self.game,
+            feature_set=self.feature_set,
+            feature_names=np.array([names[c] for c in self.columns]),
+            mean=self.mean,
+            scale=self.scale,
+            skip=np.array(self.skip),
+            meta=np.array(repr(self.meta)),
+            **arrays,
+        )
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> LearnedValue:
+        """Read a checkpoint (FileNotFoundError / ValueError with what to do). The same
+        unchanged file gives the same object, so its kernel compiles once per process
+        (the arena builds its agents afresh for every game)."""
+        path = Path(path)
+        if path.is_file():
+            key = (str(path.resolve()), path.stat().st_mtime_ns)
+            if key not in _LOADED:
+                _LOADED[key] = cls._read(path)
+            return _LOADED[key]
+        return cls._read(path)
+
+    @classmethod
+    def _read(cls, path: Path) -> LearnedValue:
+        if not path.is_file():
+            raise FileNotFoundError(f"no learned value at {path}; fit one with "
+                                    "`python -m crusadegym.training.valuefit`")  # fmt: skip
+        try:
+            z = np.load(path, allow_pickle=False)
+            game, feature_set = str(z["game"]), str(z["feature_set"])
+            weights = [z[f"w{i}"] for i in range(sum(k.startswith("w") for k in z.files))]
+            names = [str(n) for n in z["feature_names"]]
+            skip = float(z["skip"]) if "skip" in z.files else 0.0
+            out = cls(game, feature_set, weights, z["mean"], z["scale"], skip,
+                      {"file": str(path)})  # fmt: skip
+        except (KeyError, ValueError, OSError) as e:
+            raise ValueError(f"{path} is not a learned-value checkpoint ({e})") from e
+        expected = [feature_module(game).FEATURE_NAMES[c] for c in out.columns]
+        if names != expected:
+            raise ValueError(f"{path}: its features {names} are not the game's {expected}; refit")
+        return out
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """The network on raw feature rows ``x[N, N_FEATURES]`` (numpy; for tests)."""
+        h = (x[:, self.columns] - self.mean) / self.scale
+        for i in range(0, len(self.weights) - 2, 2):
+            h = np.tanh(h @ self.weights[i].T + self.weights[i + 1])
+        out = h @ self.weights[-2].T + self.weights[-1]
+        margin = feature_module(self.game).MARGIN
+        return np.tanh(out[:, 0] + self.skip * (x @ margin))
+
+    def kernel(self) -> Any:
+        """The compiled ``value(state, params, out)`` (built once per object)."""
+        if self._kernel is None:
+            self._kernel = _compile(self)
+        return self._kernel
+
+    def heuristic(self, **mcts_defaults: Any) -> Heuristic:
+        """The game's heuristic with this network as its evaluation (lookahead, priors,
+        MCTS leaves); the game's ``extend`` rule and MCTS defaults, updated by
+        ``mcts_defaults``."""
+        base = get_heuristic(self.game)
+        return Heuristic(
+            game=self.game,
+            description=f"learned evaluation ({self.feature_set} features) over "
+            f"{self.meta.get('file', 'memory')}",
+            value=self.kernel(),
+            extend=base.extend,
+            mcts_defaults={**(base.mcts_defaults or {}), **mcts_defaults},
+        )
+
+
+def _compile(model: LearnedValue) -> Any:
+    """numba closure over the weights: two hidden layers (the fitted shape)."""
+    if len(model.weights) != 6:
+        raise ValueError("the compiled evaluation supports two hidden layers (6 arrays)")
+    fm = feature_module(model.game)
+    features, n_features = fm.features, fm.N_FEATURES
+    cols = model.columns
+    mean, scale = model.mean.astype(np.float64), model.scale.astype(np.float64)
+    w1, b1, w2, b2, w3, b3 = (np.ascontiguousarray(w, np.float64) for w in model.weights)
+    n_in, h1, h2 = len(cols), w1.shape[0], w2.shape[0]
+    margin, skip = fm.MARGIN.astype(np.float64), float(model.skip)
+
+    @numba.njit(nogil=True)
+    def seat_value(f, x, a1, a2):
+        for i in range(n_in):
+            x[i] = (f[cols[i]] - mean[i]) / scale[i]
+        for j in range(h1):
+            s = b1[j]
+            for i in range(n_in):
+                s += w1[j, i] * x[i]
+            a1[j] = np.tanh(s)
+        for j in range(h2):
+            s = b2[j]
+            for i in range(h1):
+                s += w2[j, i] * a1[i]
+            a2[j] = np.tanh(s)
+        s = b3[0]
+        for i in range(h2):
+            s += w3[0, i] * a2[i]
+        if skip != 0.0:
+            for i in range(n_features):
+                s += skip * margin[i] * f[i]
+        return np.tanh(s)
+
+    @numba.njit(nogil=True)
+    def value(state, params, out):
+        f = np.empty((2, n_features))
+        x = np.empty(n_in)
+        a1 = np.empty(h1)
+        a2 = np.empty(h2)
+        features(state, params, f)
+        v0 = seat_value(f[0], x, a1, a2)
+        v1 = seat_value(f[1], x, a1, a2)
+        out[0] = 0.5 * (v0 - v1)
+        out[1] = 0.5 * (v1 - v0)
+
+    return value
