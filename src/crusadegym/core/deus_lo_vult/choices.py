@@ -432,8 +432,10 @@ def legal_mask(state, params, out):
             c = centre + CAMP_RING[i]
             if state[BOARD + c] >= 0 or camp_owner(params, c) != p or is_green_cell(c):
                 continue
-            if (not polite and params[P_CAMPAIGN] == 0) or unit_options(
-                state, params, c, scratch, True, army_bands, saracen_bands
+            # (what unit_options answers for an empty cell of one's camp; not called
+            # here, since each call site of an inlined kernel is compiled again)
+            if (not polite and params[P_CAMPAIGN] == 0) or deploy_options(
+                state, params, c, p, scratch, True
             ) > 0:
                 out[c] = 1
                 n += 1
