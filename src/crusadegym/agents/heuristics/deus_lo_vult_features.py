@@ -77,20 +77,13 @@ FEATURE_SETS = {
 }
 """Column indices of each named feature set (see the module docstring)."""
 
-ARMY_SIZE = T.ARMY_SIZE
-TOKEN_KIND = T.TOKEN_KIND
-KIND_CAPACITY = T.KIND_CAPACITY
-QUARTER_SLOTS = T.QUARTER_SLOTS
-QUARTER_TOKEN0 = T.QUARTER_TOKEN0
-N_CELLS = T.N_CELLS
-
 
 @jit
 def seat_terms(state, params, p, out, o):
     """Add seat p's :data:`SEAT_TERMS` to ``out[o:o + N_SEAT_TERMS]`` (zeroed by the caller),
     term by term as the heuristic's ``seat_score`` counts them."""
     out[o + 0] += state[L.SCORE + p]
-    for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
+    for t in range(p * T.ARMY_SIZE, (p + 1) * T.ARMY_SIZE):
         loc = state[L.TOK_LOC + t]
         if loc == L.LOC_PURGATORY:
             out[o + 4] += 1.0
@@ -107,7 +100,7 @@ def seat_terms(state, params, p, out, o):
             out[o + 5] += coins * max(worth, H.W_CARRIED_MIN) / H.W_CARRIED
         if H._in_band(state, p, loc):
             out[o + 9] += 1.0
-        if KIND_CAPACITY[TOKEN_KIND[t], side] > coins:
+        if T.KIND_CAPACITY[T.TOKEN_KIND[t], side] > coins:
             loot = H._loot_distance(state, t, loc)
             if loot < H.LOOT_RANGE:
                 out[o + 6] += 1.0 - loot / H.LOOT_RANGE
@@ -129,12 +122,12 @@ def features(state, params, out):
             out[p, N_SEAT_TERMS + i] = out[1 - p, i]
     g = 2 * N_SEAT_TERMS
     quarter_coins = 0
-    for s in range(QUARTER_SLOTS.shape[0]):
-        q = state[L.BOARD + QUARTER_SLOTS[s]]
-        if q >= QUARTER_TOKEN0 and state[L.TOK_SIDE + q] == 0:
+    for s in range(T.QUARTER_SLOTS.shape[0]):
+        q = state[L.BOARD + T.QUARTER_SLOTS[s]]
+        if q >= T.QUARTER_TOKEN0 and state[L.TOK_SIDE + q] == 0:
             quarter_coins += state[L.TOK_COINS + q]
     loose_coins = 0
-    for c in range(N_CELLS):
+    for c in range(T.N_CELLS):
         loose_coins += state[L.GROUND + c]
     for p in range(2):
         out[p, g] = state[L.TURN] / params[P_MAX_TURNS]
