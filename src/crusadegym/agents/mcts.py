@@ -59,7 +59,7 @@ import numpy as np
 from crusadegym.core import Game
 
 from .base import Agent
-from .heuristics import Heuristic, action_values, get_heuristic
+from .heuristics import Heuristic, action_values, resolve_heuristic, value_kernel
 from .kernels import rollout_values
 
 
@@ -165,7 +165,7 @@ class MCTSAgent(Agent):
             heuristic = LearnedValue.load(value).heuristic()
         self.heuristic = heuristic
         """The evaluation, priors and defaults to search with; ``None``: the game's own
-        (:func:`~crusadegym.agents.heuristics.get_heuristic`). A learned evaluation
+        (:func:`~crusadegym.agents.heuristics.resolve_heuristic`). A learned evaluation
         (:mod:`crusadegym.agents.learned_value`) comes in here."""
         if config is not None and options:
             raise ValueError("pass either an MCTSConfig or keyword options, not both")
@@ -185,13 +185,9 @@ class MCTSAgent(Agent):
         if self._explicit:
             return self.config
         if game.name not in self._per_game:
-            defaults = self.heuristic_for(game).mcts_defaults or {}
+            defaults = resolve_heuristic(game, self.heuristic).mcts_defaults or {}
             self._per_game[game.name] = MCTSConfig(**{**defaults, **self._options})
         return self._per_game[game.name]
-
-    def heuristic_for(self, game: Game) -> Heuristic:
-        """The heuristic this search uses on ``game``."""
-        return self.heuristic if self.heuristic is not None else get_heuristic(game.name)
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         game.check_state(state)
@@ -205,10 +201,8 @@ class MCTSAgent(Agent):
             self.last_depth = 0
             return int(root.actions[0])
         deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
-        heuristic = self.heuristic_for(game)
-        if self.heuristic is not None and heuristic.game != game.name:
-            raise ValueError(f"this evaluation is for {heuristic.game}, not {game.name}")
-        value = game.k.returns if heuristic.value is None else heuristic.value
+        heuristic = resolve_heuristic(game, self.heuristic)
+        value = value_kernel(game, heuristic)
         done = self.last_depth = 0
         while (cfg.iterations is None or done < cfg.iterations) and (
             deadline is None or time.perf_counter() < deadline

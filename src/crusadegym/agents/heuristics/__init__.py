@@ -74,9 +74,21 @@ def get_heuristic(game_name: str) -> Heuristic:
     return _LOADED.get(game_name, GENERIC)
 
 
-def value_kernel(game: Game) -> Any:
-    """The compiled evaluation of ``game`` (its ``returns`` kernel when it has none)."""
-    value = get_heuristic(game.name).value
+def resolve_heuristic(game: Game, override: Heuristic | None = None) -> Heuristic:
+    """``override`` (an agent's own evaluation, e.g. a learned one) if given, else the
+    heuristic registered for ``game``; ValueError if ``override`` is another game's
+    (:data:`GENERIC` fits every game)."""
+    if override is None:
+        return get_heuristic(game.name)
+    if override.game not in (game.name, GENERIC.game):
+        raise ValueError(f"this evaluation is for {override.game}, not {game.name}")
+    return override
+
+
+def value_kernel(game: Game, heuristic: Heuristic | None = None) -> Any:
+    """The compiled evaluation of ``game`` under ``heuristic`` (default: the game's
+    registered one); its ``returns`` kernel when the heuristic has none."""
+    value = (heuristic or get_heuristic(game.name)).value
     return game.k.returns if value is None else value
 
 
@@ -96,5 +108,6 @@ __all__ = [
     "get_heuristic",
     "greedy_action",
     "register_heuristic",
+    "resolve_heuristic",
     "value_kernel",
 ]

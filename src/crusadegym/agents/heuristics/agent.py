@@ -8,7 +8,7 @@ from crusadegym.core import Game
 
 from ..base import Agent
 from ..kernels import lookahead_values
-from . import Heuristic, get_heuristic
+from . import Heuristic, resolve_heuristic, value_kernel
 
 _TIE_NOISE = 1e-6
 """Random jitter added to lookahead values so equal values are broken by the agent's RNG."""
@@ -26,7 +26,7 @@ def action_values(game: Game, state: np.ndarray, heuristic: Heuristic) -> np.nda
         extend = np.ascontiguousarray(heuristic.extend(game, state), np.uint8)
     values = np.empty(game.num_actions, np.float64)
     k = game.k
-    value = k.returns if heuristic.value is None else heuristic.value
+    value = value_kernel(game, heuristic)
     lookahead_values(
         k.legal_mask, k.step, k.is_terminal, k.current_player, k.returns, value,
         state, game.params, game.num_actions, game.num_players, extend, values,
@@ -63,9 +63,7 @@ class HeuristicAgent(Agent):
             self.heuristic = LearnedValue.load(value).heuristic()
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
-        heuristic = self.heuristic or get_heuristic(game.name)
-        if self.heuristic is not None and heuristic.game != game.name:
-            raise ValueError(f"this evaluation is for {heuristic.game}, not {game.name}")
+        heuristic = resolve_heuristic(game, self.heuristic)
         if heuristic.choose is not None:
             return int(heuristic.choose(game, state, self.rng))
         return greedy_action(game, state, heuristic, self.rng)

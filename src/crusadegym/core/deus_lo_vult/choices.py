@@ -223,6 +223,13 @@ def spawn_options(state, params, out, first_only):
 
 # ------------------------------------------------------------------ one selection
 @inline_jit
+def may_weaken(state, t, p):
+    """May seat p WEAKEN Crusader t: its own (not an adjoined unit, whose WEAKEN stays its
+    owner's), on its strong side [R "Actions"]."""
+    return state[TOK_SIDE + t] == 0 and TOKEN_OWNER[t] == p
+
+
+@inline_jit
 def strike_options(state, params, c, p, army_ok, out, first_only):
     """Mark STRIKE(d) for every direction the unit on c may strike toward; count (with
     ``first_only``, stop at the first)."""
@@ -249,7 +256,7 @@ def crusader_options(state, params, c, out, first_only, army_bands):
     side = state[TOK_SIDE + t]
     own = TOKEN_OWNER[t] == p  # not an adjoined unit: its camp, WEAKEN stay its owner's
     in_own_camp = own and camp_owner(params, c) == p
-    if side == 0 and own:
+    if may_weaken(state, t, p):
         out[WEAKEN] = 1
         n += 1
         if first_only:
@@ -451,7 +458,7 @@ def legal_mask(state, params, out):
         if is_crusader(t):
             if phase != PH_ARMY or (TOKEN_OWNER[t] != p and not commanding):
                 continue  # other seats' Crusaders are never selectable (unless adjoined)
-            if state[TOK_SIDE + t] == 0 and TOKEN_OWNER[t] == p and controller(state, t) == p:
+            if may_weaken(state, t, p) and controller(state, t) == p:
                 out[c] = 1  # WEAKEN (crusader_options' first follow-up)
                 n += 1
                 continue
