@@ -57,10 +57,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from crusadegym.core import Game
+from crusadegym.core.jit import jit
 
 from .base import Agent
 from .heuristics import Heuristic, action_values, resolve_heuristic, value_kernel
-from .kernels import rollout_values
+from .kernels import bound_rollout
 
 
 @dataclass(frozen=True)
@@ -138,9 +139,22 @@ class _Node:
                 return int(np.argmax(self.n == 0))
             mean = self.w / self.n
             return int(np.argmax(mean + c_uct * np.sqrt(math.log(self.visits) / self.n)))
-        mean = (self.w + prior_visits * self.priors) / (self.n + prior_visits)
-        bonus = c_uct * np.sqrt(math.log(self.visits + 1) / (self.n + 1))
-        return int(np.argmax(mean + bonus))
+        return int(_prior_ucb_argmax(self.w, self.n, self.priors, self.visits, c_uct,
+                                     prior_visits))  # fmt: skip
+
+
+@jit
+def _prior_ucb_argmax(w, n, priors, visits, c_uct, prior_visits):
+    """First index maximising ``(w + pv * prior) / (n + pv) + c * sqrt(log(N + 1) / (n + 1))``
+    (compiled: the numpy version was a third of an iteration's time)."""
+    log_total = math.log(visits + 1)
+    best, best_score = 0, -np.inf
+    for i in range(len(n)):
+        mean = (w[i] + prior_visits * priors[i]) / (n[i] + prior_visits)
+        score = mean + c_uct * np.sqrt(log_total / (n[i] + 1))
+        if score > best_score:
+            best, best_score = i, score
+    return best
 
 
 class MCTSAgent(Agent):
@@ -290,8 +304,7 @@ class MCTSAgent(Agent):
             if k.is_terminal(state, params):
                 k.returns(state, params, out)
                 return out
-        rollout_values(k.legal_mask, k.step, k.is_terminal, k.returns, value, state, params,
-            game.num_actions, game.num_players, cfg.rollout_depth, cfg.rollouts_per_leaf,
-            np.int64(self.rng.integers(1 << 62)), out,
+        bound_rollout(game, value)(state, params, game.num_actions, game.num_players,
+            cfg.rollout_depth, cfg.rollouts_per_leaf, np.int64(self.rng.integers(1 << 62)), out,
         )  # fmt: skip
         return out

@@ -7,7 +7,7 @@ import numpy as np
 from crusadegym.core import Game
 
 from ..base import Agent
-from ..kernels import lookahead_values
+from ..kernels import bound_lookahead
 from . import Heuristic, resolve_heuristic, value_kernel
 
 _TIE_NOISE = 1e-6
@@ -25,12 +25,8 @@ def action_values(game: Game, state: np.ndarray, heuristic: Heuristic) -> np.nda
     else:
         extend = np.ascontiguousarray(heuristic.extend(game, state), np.uint8)
     values = np.empty(game.num_actions, np.float64)
-    k = game.k
-    value = value_kernel(game, heuristic)
-    lookahead_values(
-        k.legal_mask, k.step, k.is_terminal, k.current_player, k.returns, value,
-        state, game.params, game.num_actions, game.num_players, extend, values,
-    )  # fmt: skip
+    run = bound_lookahead(game, value_kernel(game, heuristic))
+    run(state, game.params, game.num_actions, game.num_players, extend, values)
     return values
 
 
