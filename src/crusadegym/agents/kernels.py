@@ -14,10 +14,15 @@ the caller, never from the state's own RNG.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from crusadegym.core.jit import kjit
 from crusadegym.core.rng import pick_uniform, stream
+
+if TYPE_CHECKING:
+    from crusadegym.core import Game
 
 
 @kjit
@@ -131,7 +136,7 @@ _BOUND: dict[tuple, object] = {}
 """Compiled closures of the kernels above over one game's kernels and one evaluation."""
 
 
-def bound_rollout(game, value):
+def bound_rollout(game: Game, value: Any) -> Any:
     """:func:`rollout_values` with ``game``'s kernels and ``value`` fixed: call it as
     ``run(state, params, n_actions, n_players, max_depth, n_rollouts, seed, out)``.
 
@@ -166,7 +171,7 @@ def bound_rollout(game, value):
     return _BOUND[key]
 
 
-def bound_lookahead(game, value):
+def bound_lookahead(game: Game, value: Any) -> Any:
     """:func:`lookahead_values` with ``game``'s kernels and ``value`` fixed: call it as
     ``run(state, params, n_actions, n_players, extend, out)`` (see :func:`bound_rollout`)."""
     k = game.k

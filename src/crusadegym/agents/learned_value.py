@@ -1,9 +1,18 @@
 """A learned evaluation: a small network over a game's features, compiled, for search.
 
 A :class:`LearnedValue` maps a seat's feature vector (a game's ``features`` kernel and
-a named column set, :data:`GAMES`) through a multilayer perceptron (tanh hidden layers,
-tanh output) to the seat's expected result in [-1, 1]. For two players the value is
-made zero-sum: ``v[p] = (f(p) - f(q)) / 2``.
+a named column set, :data:`GAMES`) to the seat's expected result in [-1, 1], in one of
+two forms (:data:`FORMS`):
+
+* ``mlp``: a multilayer perceptron (two tanh hidden layers, tanh output), fitted to
+  game results by :mod:`crusadegym.training.valuefit`; for two players it is made
+  zero-sum: ``v[p] = (f(p) - f(q)) / 2``.
+* ``linear``: ``v[p] = tanh(skip * MARGIN . f(p) + w . [x, turn * x] + b)`` per seat,
+  where ``x`` are the normalised columns and ``turn`` the clock (so every weight may
+  change as the game nears its end). With ``skip = 1`` and ``w = 0`` it *is* the
+  hand-written evaluation; :mod:`crusadegym.training.evolve` tunes ``w`` by playing.
+  Its weights live in one float64 buffer the compiled kernel reads at run time, so
+  :meth:`LearnedValue.set_parameters` changes the evaluation without a recompile.
 
 It is used the way the hand-written evaluation is: :meth:`LearnedValue.heuristic`
 returns a :class:`~crusadegym.agents.heuristics.Heuristic` whose ``value`` is the
@@ -26,8 +35,12 @@ from typing import Any
 
 import numba
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from .heuristics import Heuristic, get_heuristic
+
+FORMS = ("mlp", "linear")
 
 GAMES: dict[str, str] = {
     "deus_lo_vult": "crusadegym.agents.heuristics.deus_lo_vult_features",
@@ -62,7 +75,44 @@ class LearnedValue:
     ``MARGIN . features`` is the hand-written evaluation's argument (the features
     module's ``MARGIN``); 0 for a network on its own."""
     meta: dict = field(default_factory=dict)
+    form: str = "mlp"
+    """One of :data:`FORMS` (see the module docstring)."""
     _kernel: Any = field(default=None, repr=False, compare=False)
+    _buffer: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.form not in FORMS:
+            raise ValueError(f"unknown form {self.form!r}; one of {FORMS}")
+        if self.form == "linear":  # one buffer; the weights are views of it
+            n = 2 * len(self.columns)
+            w, b = (np.asarray(a, np.float64).ravel() for a in self.weights)
+            if len(self.weights) != 2 or w.size != n or b.size != 1:
+                raise ValueError(f"a linear value needs weights [w (1, {n}), b (1,)]")
+            self._buffer = np.concatenate([w, b])
+            self.weights = [self._buffer[:n].reshape(1, n), self._buffer[n:]]
+
+    @classmethod
+    def linear(cls, game: str, feature_set: str, mean: np.ndarray, scale: np.ndarray,
+               meta: dict | None = None) -> LearnedValue:  # fmt: skip
+        """A ``linear`` value at its start: exactly the hand-written evaluation."""
+        n = 2 * len(feature_module(game).FEATURE_SETS[feature_set])
+        weights = [np.zeros((1, n)), np.zeros(1)]
+        return cls(game, feature_set, weights, mean, scale, 1.0, meta or {}, "linear")
+
+    @property
+    def parameters(self) -> np.ndarray:
+        """A ``linear`` value's weights and bias, flat (a copy)."""
+        if self.form != "linear":
+            raise ValueError("only a linear value has a flat parameter vector")
+        return self._buffer.copy()
+
+    def set_parameters(self, theta: np.ndarray) -> None:
+        """Overwrite a ``linear`` value's weights and bias in place; a compiled kernel
+        reads them on its next call (no recompile)."""
+        theta = np.asarray(theta, np.float64)
+        if self.form != "linear" or theta.shape != self._buffer.shape:
+            raise ValueError(f"need a linear value and {self._buffer.shape} parameters")
+        self._buffer[:] = theta
 
     @property
     def columns(self) -> np.ndarray:
@@ -80,6 +130,7 @@ class LearnedValue:
             mean=self.mean,
             scale=self.scale,
             skip=np.array(self.skip),
+            form=np.array(self.form),
             meta=np.array(repr(self.meta)),
             **arrays,
         )
@@ -109,8 +160,9 @@ class LearnedValue:
             weights = [z[f"w{i}"] for i in range(sum(k.startswith("w") for k in z.files))]
             names = [str(n) for n in z["feature_names"]]
             skip = float(z["skip"]) if "skip" in z.files else 0.0
+            form = str(z["form"]) if "form" in z.files else "mlp"
             out = cls(game, feature_set, weights, z["mean"], z["scale"], skip,
-                      {"file": str(path)})  # fmt: skip
+                      {"file": str(path)}, form)  # fmt: skip
         except (KeyError, ValueError, OSError) as e:
             raise ValueError(f"{path} is not a learned-value checkpoint ({e})") from e
         expected = [feature_module(game).FEATURE_NAMES[c] for c in out.columns]
@@ -121,16 +173,18 @@ class LearnedValue:
     def predict(self, x: np.ndarray) -> np.ndarray:
         """The network on raw feature rows ``x[N, N_FEATURES]`` (numpy; for tests)."""
         h = (x[:, self.columns] - self.mean) / self.scale
+        fm = feature_module(self.game)
+        if self.form == "linear":
+            h = np.concatenate([h, h * x[:, [fm.FEATURE_NAMES.index("turn")]]], axis=1)
         for i in range(0, len(self.weights) - 2, 2):
             h = np.tanh(h @ self.weights[i].T + self.weights[i + 1])
         out = h @ self.weights[-2].T + self.weights[-1]
-        margin = feature_module(self.game).MARGIN
-        return np.tanh(out[:, 0] + self.skip * (x @ margin))
+        return np.tanh(out[:, 0] + self.skip * (x @ fm.MARGIN))
 
     def kernel(self) -> Any:
         """The compiled ``value(state, params, out)`` (built once per object)."""
         if self._kernel is None:
-            self._kernel = _compile(self)
+            self._kernel = _compile_linear(self) if self.form == "linear" else _compile(self)
         return self._kernel
 
     def heuristic(self, **mcts_defaults: Any) -> Heuristic:
@@ -193,5 +247,49 @@ def _compile(model: LearnedValue) -> Any:
         v1 = seat_value(f[1], x, a1, a2)
         out[0] = 0.5 * (v0 - v1)
         out[1] = 0.5 * (v1 - v0)
+
+    return value
+
+
+@intrinsic
+def _f64_pointer(typingctx, address):
+    """The address of a float64 buffer (an integer) as a pointer ``numba.carray`` reads."""
+    signature = types.CPointer(types.float64)(address)
+
+    def codegen(context, builder, sig, args):
+        return builder.inttoptr(args[0], context.get_value_type(sig.return_type))
+
+    return signature, codegen
+
+
+def _compile_linear(model: LearnedValue) -> Any:
+    """numba closure over a ``linear`` value: the weights are read from the model's
+    buffer at every call (the buffer lives as long as the model, which holds it)."""
+    fm = feature_module(model.game)
+    features, n_features = fm.features, fm.N_FEATURES
+    cols = model.columns
+    mean, scale = model.mean.astype(np.float64), model.scale.astype(np.float64)
+    n_in, turn = len(cols), fm.FEATURE_NAMES.index("turn")
+    margin, skip = fm.MARGIN.astype(np.float64), float(model.skip)
+    address, n_weights = model._buffer.ctypes.data, model._buffer.size
+
+    @numba.njit(nogil=True)
+    def seat_value(f, w):
+        s = w[2 * n_in]
+        t = f[turn]
+        for i in range(n_in):
+            x = (f[cols[i]] - mean[i]) / scale[i]
+            s += (w[i] + w[n_in + i] * t) * x
+        for i in range(n_features):
+            s += skip * margin[i] * f[i]
+        return np.tanh(s)
+
+    @numba.njit(nogil=True)
+    def value(state, params, out):
+        w = numba.carray(_f64_pointer(address), (n_weights,))
+        f = np.empty((2, n_features))
+        features(state, params, f)
+        out[0] = seat_value(f[0], w)
+        out[1] = seat_value(f[1], w)
 
     return value
