@@ -71,3 +71,17 @@ def purgatory(state: np.ndarray) -> list[str]:
 
 def loc(state: np.ndarray, t: int) -> int:
     return int(state[L.TOK_LOC + t])
+
+
+def random_positions(game: Game, n_games: int, steps: int, seed: int = 0):
+    """Positions of ``n_games`` uniformly random games (seeds ``seed..``), at most
+    ``steps`` each, every position before its move."""
+    rng = np.random.default_rng(seed)
+    mask = np.zeros(game.num_actions, np.uint8)
+    for state in game.new_states(np.arange(n_games, dtype=np.int64) + seed):
+        for _ in range(steps):
+            if game.is_terminal(state):
+                break
+            yield state.copy()
+            game.k.legal_mask(state, game.params, mask)
+            game.step(state, int(rng.choice(np.flatnonzero(mask))))

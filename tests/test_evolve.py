@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from dlv_helpers import random_positions
 
 from crusadegym.agents.heuristics import deus_lo_vult_features as F
 from crusadegym.agents.heuristics import get_heuristic
@@ -15,18 +16,6 @@ from crusadegym.training import evolve as E
 
 OPTIONS = {"rounds": 1, "max_turns": 8}
 N_IN = len(F.FEATURE_SETS["heuristic"])
-
-
-def positions(game, n_games: int, steps: int, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    mask = np.zeros(game.num_actions, np.uint8)
-    for state in game.new_states(np.arange(n_games, dtype=np.int64) + seed):
-        for _ in range(steps):
-            if game.is_terminal(state):
-                break
-            yield state.copy()
-            game.k.legal_mask(state, game.params, mask)
-            game.step(state, int(rng.choice(np.flatnonzero(mask))))
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +35,7 @@ def test_linear_value_starts_as_the_hand_written_evaluation(game, model):
     model.set_parameters(np.zeros_like(model.parameters))
     ours, theirs = np.zeros(2, np.float32), np.zeros(2, np.float32)
     hand_written = get_heuristic("deus_lo_vult").value
-    for state in positions(game, 3, 120):
+    for state in random_positions(game, 3, 120):
         model.kernel()(state, game.params, ours)
         hand_written(state, game.params, theirs)
         np.testing.assert_allclose(ours, theirs, atol=1e-6)
@@ -55,7 +44,7 @@ def test_linear_value_starts_as_the_hand_written_evaluation(game, model):
 def test_new_weights_reach_the_compiled_kernel_without_a_recompile(game, model):
     kernel = model.kernel()
     pair, out = np.zeros((2, F.N_FEATURES)), np.zeros(2, np.float32)
-    states = list(positions(game, 2, 80, seed=5))[::7]
+    states = list(random_positions(game, 2, 80, seed=5))[::7]
     for seed in (2, 3):
         model.set_parameters(np.random.default_rng(seed).normal(0, 0.3, model.parameters.size))
         assert model.kernel() is kernel

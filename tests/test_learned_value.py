@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from dlv_helpers import random_positions
 
 from crusadegym.agents.heuristics import deus_lo_vult as H
 from crusadegym.agents.heuristics import deus_lo_vult_features as F
@@ -13,18 +14,6 @@ from crusadegym.agents.registry import make_agent
 from crusadegym.core import make_game
 
 OPTIONS = {"rounds": 1, "max_turns": 8}
-
-
-def random_positions(game, n_games: int, steps: int, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    mask = np.zeros(game.num_actions, np.uint8)
-    for state in game.new_states(np.arange(n_games, dtype=np.int64) + seed):
-        for _ in range(steps):
-            if game.is_terminal(state):
-                break
-            yield state.copy()
-            game.k.legal_mask(state, game.params, mask)
-            game.step(state, int(rng.choice(np.flatnonzero(mask))))
 
 
 @pytest.fixture(scope="module")

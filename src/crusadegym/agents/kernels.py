@@ -151,21 +151,10 @@ def bound_rollout(game: Game, value: Any) -> Any:
 
         @kjit
         def run(state, params, n_actions, n_players, max_depth, n_rollouts, seed, out):
-            return rollout_values(
-                legal_mask,
-                step,
-                is_terminal,
-                returns,
-                value,
-                state,
-                params,
-                n_actions,
-                n_players,
-                max_depth,
-                n_rollouts,
-                seed,
-                out,
-            )
+            # fmt: off
+            return rollout_values(legal_mask, step, is_terminal, returns, value, state, params,
+                                  n_actions, n_players, max_depth, n_rollouts, seed, out)
+            # fmt: on
 
         _BOUND[key] = run
     return _BOUND[key]
@@ -182,20 +171,10 @@ def bound_lookahead(game: Game, value: Any) -> Any:
 
         @kjit
         def run(state, params, n_actions, n_players, extend, out):
-            return lookahead_values(
-                legal_mask,
-                step,
-                is_terminal,
-                current_player,
-                returns,
-                value,
-                state,
-                params,
-                n_actions,
-                n_players,
-                extend,
-                out,
-            )
+            # fmt: off
+            return lookahead_values(legal_mask, step, is_terminal, current_player, returns,
+                                    value, state, params, n_actions, n_players, extend, out)
+            # fmt: on
 
         _BOUND[key] = run
     return _BOUND[key]
