@@ -126,3 +126,20 @@ def test_bad_arguments_get_one_line_errors(capsys):
     assert E.main(["deus", "--iterations", "1", "--norm-games", "1", "--workers", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and err[0].startswith("evolve: --pairs") and "deus" in err[1]
+
+
+def test_the_kernel_keeps_its_weights_alive(game):
+    """The compiled kernel reads the weights' memory: it must outlive the model object."""
+    import gc
+
+    model = LearnedValue.linear("deus_lo_vult", "heuristic", np.zeros(N_IN), np.ones(N_IN))
+    model.set_parameters(np.full(model.parameters.size, 0.01))
+    state, before, after = game.new_state(1), np.zeros(2, np.float32), np.zeros(2, np.float32)
+    kernel = model.kernel()
+    kernel(state, game.params, before)
+    del model
+    gc.collect()
+    clutter = [np.full(2 * N_IN + 1, 1e9) for _ in range(1000)]  # reuse freed memory
+    kernel(state, game.params, after)
+    assert len(clutter) == 1000
+    np.testing.assert_array_equal(before, after)

@@ -264,7 +264,7 @@ def _f64_pointer(typingctx, address):
 
 def _compile_linear(model: LearnedValue) -> Any:
     """numba closure over a ``linear`` value: the weights are read from the model's
-    buffer at every call (the buffer lives as long as the model, which holds it)."""
+    buffer at every call (the kernel holds the buffer, so it outlives the model)."""
     fm = feature_module(model.game)
     features, n_features = fm.features, fm.N_FEATURES
     cols = model.columns
@@ -292,4 +292,5 @@ def _compile_linear(model: LearnedValue) -> Any:
         out[0] = seat_value(f[0], w)
         out[1] = seat_value(f[1], w)
 
+    value.weights_buffer = model._buffer  # the kernel keeps the memory it reads alive
     return value
