@@ -216,12 +216,12 @@ class MCTSAgent(Agent):
             return int(root.actions[0])
         deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
         heuristic = resolve_heuristic(game, self.heuristic)
-        value = value_kernel(game, heuristic)
+        rollout = bound_rollout(game, value_kernel(game, heuristic))
         done = self.last_depth = 0
         while (cfg.iterations is None or done < cfg.iterations) and (
             deadline is None or time.perf_counter() < deadline
         ):
-            self._iterate(game, cfg, roots[done % len(roots)], heuristic, value)
+            self._iterate(game, cfg, roots[done % len(roots)], heuristic, rollout)
             done += 1
         self.last_iterations = done
         actions = np.sort(root.actions)
@@ -250,7 +250,7 @@ class MCTSAgent(Agent):
         return roots
 
     def _iterate(
-        self, game: Game, cfg: MCTSConfig, root: _Node, heuristic: Heuristic, value
+        self, game: Game, cfg: MCTSConfig, root: _Node, heuristic: Heuristic, rollout
     ) -> None:
         """One selection-expansion-evaluation-backup pass."""
         k, params = game.k, game.params
@@ -269,14 +269,14 @@ class MCTSAgent(Agent):
                 break
             node = node.children[i]
         self.last_depth = max(self.last_depth, len(path))
-        leaf_value = self._evaluate(game, cfg, node, path[-1] if path else None, heuristic, value)
+        leaf_value = self._evaluate(game, cfg, node, path[-1] if path else None, heuristic, rollout)
         for parent, i in path:
             parent.visits += 1
             parent.n[i] += 1
             parent.w[i] += leaf_value[parent.mover]
 
     def _evaluate(
-        self, game: Game, cfg: MCTSConfig, leaf: _Node, edge, heuristic: Heuristic, value
+        self, game: Game, cfg: MCTSConfig, leaf: _Node, edge, heuristic: Heuristic, rollout
     ) -> np.ndarray:
         """Per-seat value of a new leaf.
 
@@ -304,7 +304,7 @@ class MCTSAgent(Agent):
             if k.is_terminal(state, params):
                 k.returns(state, params, out)
                 return out
-        bound_rollout(game, value)(state, params, game.num_actions, game.num_players,
+        rollout(state, params, game.num_actions, game.num_players,
             cfg.rollout_depth, cfg.rollouts_per_leaf, np.int64(self.rng.integers(1 << 62)), out,
         )  # fmt: skip
         return out
