@@ -60,6 +60,16 @@ def feature_module(game: str) -> Any:
     return importlib.import_module(GAMES[game])
 
 
+def linear_inputs(
+    game: str, x: np.ndarray, columns: np.ndarray, mean: np.ndarray, scale: np.ndarray
+) -> np.ndarray:
+    """A ``linear`` value's inputs ``[x, turn * x]`` for raw feature rows ``x[N, F]``: the
+    normalised ``columns``, then the same times the clock (numpy; the compiled kernel
+    computes them inline)."""
+    h = (x[:, columns] - mean) / scale
+    return np.concatenate([h, h * x[:, [feature_module(game).FEATURE_NAMES.index("turn")]]], 1)
+
+
 @dataclass
 class LearnedValue:
     """Weights of a value network over one feature set of one game."""
@@ -152,8 +162,9 @@ class LearnedValue:
     @classmethod
     def _read(cls, path: Path) -> LearnedValue:
         if not path.is_file():
-            raise FileNotFoundError(f"no learned value at {path}; fit one with "
-                                    "`python -m crusadegym.training.valuefit`")  # fmt: skip
+            raise FileNotFoundError(f"no learned value at {path}; make one with "
+                                    "`python -m crusadegym.training.valuefit` (or "
+                                    "evolve, searchfit)")  # fmt: skip
         try:
             z = np.load(path, allow_pickle=False)
             game, feature_set = str(z["game"]), str(z["feature_set"])
@@ -172,10 +183,11 @@ class LearnedValue:
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """The network on raw feature rows ``x[N, N_FEATURES]`` (numpy; for tests)."""
-        h = (x[:, self.columns] - self.mean) / self.scale
         fm = feature_module(self.game)
         if self.form == "linear":
-            h = np.concatenate([h, h * x[:, [fm.FEATURE_NAMES.index("turn")]]], axis=1)
+            h = linear_inputs(self.game, x, self.columns, self.mean, self.scale)
+        else:
+            h = (x[:, self.columns] - self.mean) / self.scale
         for i in range(0, len(self.weights) - 2, 2):
             h = np.tanh(h @ self.weights[i].T + self.weights[i + 1])
         out = h @ self.weights[-2].T + self.weights[-1]

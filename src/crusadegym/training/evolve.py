@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
@@ -46,6 +45,7 @@ from crusadegym.agents.learned_value import LearnedValue, feature_module
 from crusadegym.agents.options import parse_options
 from crusadegym.core import Game, make_game
 from crusadegym.errors import UserError
+from crusadegym.training.processes import worker_pool
 
 _WORKER: dict = {}
 """Per-process game, model and players (built once by :func:`_init_worker`)."""
@@ -90,30 +90,6 @@ def _evaluate(job: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarra
     theta, seeds = job
     _WORKER["model"].set_parameters(theta)
     return play_games(_WORKER["game"], _WORKER["learner"], _WORKER["reference"], seeds)
-
-
-class _InProcess:
-    """The pool interface for one worker: this process plays (no spawn, no recompile
-    in a child)."""
-
-    def __init__(self, init: tuple) -> None:
-        _init_worker(*init)
-
-    def map(self, fn, jobs):
-        return [fn(job) for job in jobs]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-
-def _executor(workers: int, init: tuple):
-    """``workers`` spawned processes, or this one when ``workers == 1``."""
-    if workers == 1:
-        return _InProcess(init)
-    return mp.get_context("spawn").Pool(workers, _init_worker, init)
 
 
 def centred_ranks(x: np.ndarray) -> np.ndarray:
@@ -179,17 +155,20 @@ def evolve(args: argparse.Namespace) -> dict:
     theta = start.parameters
     adam = Adam(theta.size, args.lr)
     rng = np.random.default_rng(args.seed)
+    deals = (args.games + 1) // 2  # each played from both seats
     eval_seeds = 10_000_000 + np.arange((args.eval_games + 1) // 2)
     history: list[dict] = []
     best = (-np.inf, theta.copy())
     t0 = time.perf_counter()
     init = (args.game, options, str(start_path))
-    with _executor(args.workers, init) as pool:
+    with worker_pool(args.workers, _init_worker, init) as pool:
 
         def run(thetas: list[np.ndarray], seeds: np.ndarray) -> list[tuple]:
             return pool.map(_evaluate, [(t, seeds) for t in thetas])
 
-        def evaluate(it: int) -> float:
+        def evaluate(it: int) -> None:
+            """Play the current theta on the held-out deals; keep it if it is the best."""
+            nonlocal best
             halves = np.array_split(eval_seeds, args.workers)
             parts = pool.map(_evaluate, [(theta, h) for h in halves])
             res = np.concatenate([p[0] for p in parts])
@@ -201,16 +180,16 @@ def evolve(args: argparse.Namespace) -> dict:
             print(f"[evolve] it {it}: held-out score {score:.3f} "
                   f"(margin {mar.mean():+.2f}) after {time.perf_counter() - t0:.0f} s",
                   flush=True)  # fmt: skip
-            return score
+            if score > best[0]:
+                best = (score, theta.copy())
 
-        score = evaluate(0)
-        best = (score, theta.copy())
+        evaluate(0)
         it = 0
         deadline = t0 + 60 * args.minutes
         while time.perf_counter() < deadline and (args.iterations is None or it < args.iterations):
             it += 1
             e = rng.standard_normal((args.pairs, theta.size))
-            seeds = rng.integers(1 << 40, size=(args.games + 1) // 2)
+            seeds = rng.integers(1 << 40, size=deals)
             thetas = [theta + args.sigma * d for d in e] + [theta - args.sigma * d for d in e]
             parts = run(thetas, seeds)
             fit = np.array([r.mean() + args.margin_weight * m.mean() for r, m in parts])
@@ -222,13 +201,9 @@ def evolve(args: argparse.Namespace) -> dict:
             start.set_parameters(theta)
             start.save(out / "value.npz")
             if it % args.eval_every == 0:
-                score = evaluate(it)
-                if score > best[0]:
-                    best = (score, theta.copy())
+                evaluate(it)
         if it % args.eval_every:
-            score = evaluate(it)
-            if score > best[0]:
-                best = (score, theta.copy())
+            evaluate(it)
     start.set_parameters(theta)
     start.save(out / "value.npz")
     start.set_parameters(best[1])
@@ -237,7 +212,7 @@ def evolve(args: argparse.Namespace) -> dict:
         "game": args.game,
         "options": options,
         "iterations": it,
-        "games_played": it * 2 * args.pairs * args.games,
+        "games_played": it * 2 * args.pairs * 2 * deals,
         "seconds": time.perf_counter() - t0,
         "best_eval_score": best[0],
         "config": {k: v for k, v in vars(args).items() if k != "option"},

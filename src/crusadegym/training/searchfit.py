@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
@@ -40,11 +39,12 @@ from pathlib import Path
 import numpy as np
 
 from crusadegym.agents.heuristics import action_values, get_heuristic
-from crusadegym.agents.learned_value import LearnedValue, feature_module
+from crusadegym.agents.learned_value import LearnedValue, feature_module, linear_inputs
 from crusadegym.agents.options import parse_options
 from crusadegym.agents.registry import make_agent
 from crusadegym.core import Game, make_game
 from crusadegym.errors import UserError
+from crusadegym.training.processes import worker_pool
 
 
 def child_rows(game: Game, state: np.ndarray, actions: np.ndarray) -> np.ndarray | None:
@@ -123,11 +123,8 @@ def collect(game_name: str, options: dict, teacher: str, opponent: str, seconds:
             workers: int, seed: int) -> dict[str, np.ndarray]:  # fmt: skip
     """:func:`record` in ``workers`` processes, decisions renumbered and concatenated."""
     jobs = [(game_name, options, teacher, opponent, seed + w, seconds) for w in range(workers)]
-    if workers == 1:
-        parts = [record(jobs[0])]
-    else:
-        with mp.get_context("spawn").Pool(workers) as pool:
-            parts = pool.map(record, jobs)
+    with worker_pool(workers) as pool:
+        parts = pool.map(record, jobs)
     offset, d = 0, []
     for part in parts:
         d.append(part["D"] + offset)
@@ -149,7 +146,7 @@ def fit(
     import torch
 
     fm = feature_module(game_name)
-    cols = list(fm.FEATURE_SETS["heuristic"])
+    cols = np.array(fm.FEATURE_SETS["heuristic"])
     X, P, D, G = (data[k] for k in ("X", "P", "D", "G"))
     n_dec = len(G)
     if n_dec < 20:
@@ -159,12 +156,9 @@ def fit(
     held_games = rng.choice(games, max(1, len(games) // 10), replace=False)
     held_dec = np.isin(G, held_games)
     raw = X.astype(np.float64)
-    x = raw[:, cols]
     train_rows = ~held_dec[D]
-    mean, scale = x[train_rows].mean(0), x[train_rows].std(0) + 1e-6
-    xn = (x - mean) / scale
-    turn = raw[:, [fm.FEATURE_NAMES.index("turn")]]
-    inputs = torch.tensor(np.concatenate([xn, xn * turn], axis=1))
+    mean, scale = raw[train_rows][:, cols].mean(0), raw[train_rows][:, cols].std(0) + 1e-6
+    inputs = torch.tensor(linear_inputs(game_name, raw, cols, mean, scale))
     margin = torch.tensor(raw @ fm.MARGIN)
     target = torch.tensor(P.astype(np.float64))
     dec = torch.tensor(D)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import time
 from pathlib import Path
 
@@ -33,6 +32,7 @@ from crusadegym.agents.heuristics.agent import greedy_action
 from crusadegym.agents.learned_value import LearnedValue, feature_module
 from crusadegym.agents.options import parse_options
 from crusadegym.core import make_game
+from crusadegym.training.processes import worker_pool
 
 
 def play_positions(
@@ -91,11 +91,8 @@ def collect(
 ) -> dict[str, np.ndarray]:
     """:func:`play_positions` in ``workers`` processes, concatenated."""
     jobs = [(game_name, options, seed + w, seconds, epsilon) for w in range(workers)]
-    if workers == 1:
-        parts = [_play(jobs[0])]
-    else:
-        with mp.get_context("spawn").Pool(workers) as pool:
-            parts = pool.map(_play, jobs)
+    with worker_pool(workers) as pool:
+        parts = pool.map(_play, jobs)
     return {k: np.concatenate([p[k] for p in parts]) for k in ("X", "Y", "G")}
 
 
