@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from tinygame import CELLS, CUR
+from tinygame import tiny_state
 
 from crusadegym.agents import (
     Agent,
@@ -54,16 +54,6 @@ SPECS = ["random", "heuristic", "mcts:iterations=8:rollout_depth=6"]
 def game(request):
     name, options = request.param
     return make_game(name, **options)
-
-
-def tiny_state(cells: str, to_move: int):
-    """A tiny tic-tac-toe state from 9 characters (X/O/#/.) with seat ``to_move`` on turn."""
-    game = make_game("tiny_tictactoe")
-    state = game.new_state(0)
-    for i, ch in enumerate(cells):
-        state[CELLS + i] = {".": -1, "X": 0, "O": 1, "#": 2}[ch]
-    state[CUR] = to_move
-    return game, state
 
 
 # ----------------------------------------------------------------- the interface, every game

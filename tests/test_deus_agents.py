@@ -63,9 +63,9 @@ def test_mcts_searches_determinized_roots_only(monkeypatch):
     seen = []
     original = mcts._Node.__init__
 
-    def spy(self, game_, state, rng):
+    def spy(self, game_, state, rng, shuffle=True):
         seen.append(state.copy())
-        original(self, game_, state, rng)
+        original(self, game_, state, rng, shuffle)
 
     monkeypatch.setattr(mcts._Node, "__init__", spy)
     MCTSAgent(seed=0, iterations=8, determinizations=4, prior_visits=0.0).act_state(g, s)

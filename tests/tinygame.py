@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from crusadegym.core import GameSpec, Kernels
+from crusadegym.core import GameSpec, Kernels, make_game
 from crusadegym.core import rng as R
 from crusadegym.core.jit import jit
 
@@ -153,3 +153,13 @@ SPEC = GameSpec(
     hidden_information=False,
     description="Protocol example game used by the test-suite only.",
 )
+
+
+def tiny_state(cells: str, to_move: int):
+    """A tiny tic-tac-toe state from 9 characters (X/O/#/.) with seat ``to_move`` on turn."""
+    game = make_game("tiny_tictactoe")
+    state = game.new_state(0)
+    for i, ch in enumerate(cells):
+        state[CELLS + i] = {".": -1, "X": 0, "O": 1, "#": 2}[ch]
+    state[CUR] = to_move
+    return game, state

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from crusadegym.core.jit import kjit
+from crusadegym.core.jit import inline_kjit, kjit
 from crusadegym.core.rng import pick_uniform, stream
 
 if TYPE_CHECKING:
     from crusadegym.core import Game
 
 
-@kjit
+@inline_kjit
 def rollout_values(
     legal_mask,
     step,
@@ -74,7 +74,7 @@ def rollout_values(
     return steps
 
 
-@kjit
+@inline_kjit
 def lookahead_values(
     legal_mask,
     step,

@@ -2,11 +2,15 @@
 
 Design:
 
-* **Tree in Python, rollouts compiled.** Each node keeps a copy of its core state
-  (``state.copy()``), the seat to move, and per-action visits and value sums for
-  that seat; backups carry per-seat value vectors. Leaves are scored
-  by :func:`~crusadegym.agents.kernels.rollout_values`, one ``@njit`` call that
-  plays ``rollouts_per_leaf`` uniformly random playouts from the leaf.
+* **Two engines, one search.** This module's tree of Python nodes is the readable
+  reference (``engine="python"``): each node keeps a copy of its core state, the seat
+  to move, and per-action visits and value sums for that seat; backups carry per-seat
+  value vectors; leaves are scored by :func:`~crusadegym.agents.kernels.rollout_values`,
+  one ``@njit`` call that plays ``rollouts_per_leaf`` uniformly random playouts.
+  :mod:`.tree_search` runs the same search with the tree in arrays, root to leaf in
+  one compiled call (``engine="compiled"``, the default for perfect-information games:
+  about twice as fast on Deus lo Vult, where the lookahead priors are most of the rest).
+  With ``shuffle=False`` the two agree visit for visit (``tests/test_tree_search.py``).
 * **Depth-limited rollouts.** Deus lo Vult games last thousands of steps, so a
   playout stops after ``rollout_depth`` steps and is scored by the game's
   evaluation (:func:`crusadegym.agents.heuristics.value_kernel`: the heuristic's
@@ -60,8 +64,14 @@ from crusadegym.core import Game
 from crusadegym.core.jit import jit
 
 from .base import Agent
-from .heuristics import Heuristic, action_values, resolve_heuristic, value_kernel
+from .heuristics import Heuristic, action_values, extend_mask, resolve_heuristic, value_kernel
 from .kernels import bound_rollout
+from .tree_search import CompiledTree
+
+ENGINES = ("auto", "compiled", "python")
+
+_CLOCK_CHUNK = 16
+"""Compiled iterations between two looks at the clock under a ``seconds`` budget."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,13 @@ class MCTSConfig:
     prior_visits: float = 2.0
     determinizations: int = 8
     """Hidden-information games: how many determinized roots share the budget."""
+    engine: str = "auto"
+    """``compiled`` (:mod:`.tree_search`: the tree in arrays, one numba call per search),
+    ``python`` (the readable tree of this module, the reference), or ``auto``: compiled
+    for perfect-information games, python for games with a ``determinize`` kernel."""
+    shuffle: bool = True
+    """Nodes list their actions in random order (the tie-break); ``False``: legal order,
+    which makes the two engines' searches identical (tests, reproducible comparisons)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -90,6 +107,8 @@ class MCTSConfig:
             raise ValueError(f"prior_visits must be >= 0, got {self.prior_visits}")
         if self.determinizations < 1:
             raise ValueError(f"determinizations must be >= 1, got {self.determinizations}")
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}, got {self.engine!r}")
 
 
 class _Node:
@@ -103,7 +122,9 @@ class _Node:
     __slots__ = ("state", "mover", "terminal", "actions", "children", "priors", "extend", "n",
                  "w", "visits")  # fmt: skip
 
-    def __init__(self, game: Game, state: np.ndarray, rng: np.random.Generator) -> None:
+    def __init__(
+        self, game: Game, state: np.ndarray, rng: np.random.Generator, shuffle: bool = True
+    ) -> None:
         k, params = game.k, game.params
         self.state = state
         self.terminal = bool(k.is_terminal(state, params))
@@ -112,7 +133,8 @@ class _Node:
         if not self.terminal:
             k.legal_mask(state, params, mask)
         self.actions = np.flatnonzero(mask)
-        rng.shuffle(self.actions)  # plain UCT expands in random order
+        if shuffle:
+            rng.shuffle(self.actions)  # plain UCT expands in random order
         self.children: dict[int, _Node] = {}
         self.priors: np.ndarray | None = None
         self.extend: np.ndarray | None = None
@@ -124,7 +146,7 @@ class _Node:
         """Score every legal action with the heuristic lookahead (the node's priors)."""
         self.priors = action_values(game, self.state, heuristic)[self.actions]
         if heuristic.extend is not None:
-            self.extend = heuristic.extend(game, self.state)[self.actions].astype(bool)
+            self.extend = extend_mask(game, self.state, heuristic)[self.actions].astype(bool)
 
     def select(self, c_uct: float, prior_visits: float) -> int:
         """Index of the action with the best UCB score for the seat to move here.
@@ -132,9 +154,10 @@ class _Node:
         With priors, every action's mean starts as ``prior_visits`` virtual visits at
         its lookahead value (progressive bias), unvisited actions included, so the
         search deepens the best-looking lines instead of first trying every action.
-        Without priors, unvisited actions come first (plain UCT).
+        Without priors (or with ``prior_visits=0``), unvisited actions come first (plain
+        UCT).
         """
-        if self.priors is None:
+        if self.priors is None or prior_visits <= 0:
             if (self.n == 0).any():
                 return int(np.argmax(self.n == 0))
             mean = self.w / self.n
@@ -203,26 +226,73 @@ class MCTSAgent(Agent):
             self._per_game[game.name] = MCTSConfig(**{**defaults, **self._options})
         return self._per_game[game.name]
 
+    def engine_for(self, game: Game) -> str:
+        """``compiled`` or ``python``: the engine this agent searches ``game`` with."""
+        engine = self.config_for(game).engine
+        hidden = game.spec.determinize is not None
+        if engine == "compiled" and hidden:
+            raise ValueError(
+                f"{game.name} hides information: its search runs on engine=python "
+                "(determinized roots); use engine=auto or engine=python"
+            )
+        if engine == "auto":
+            return "python" if hidden else "compiled"
+        return engine
+
     def act_state(self, game: Game, state: np.ndarray) -> int:
         game.check_state(state)
         if game.is_terminal(state):
             raise ValueError(f"{game.name}: the game is over; nothing to search")
         cfg = self.config_for(game)
+        heuristic = resolve_heuristic(game, self.heuristic)
+        if self.engine_for(game) == "compiled":
+            actions, n, w = self._search_compiled(game, state, cfg, heuristic)
+        else:
+            actions, n, w = self._search_python(game, state, cfg, heuristic)
+        if len(actions) == 1:
+            self.last_visits = {int(actions[0]): 0}
+        mean = w / np.maximum(n, 1)
+        return int(actions[np.lexsort((mean, n))[-1]])
+
+    def _search_compiled(
+        self, game: Game, state: np.ndarray, cfg: MCTSConfig, heuristic: Heuristic
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Root actions, visits and value sums of a search by :mod:`.tree_search`."""
+        tree = CompiledTree(game, state, value_kernel(game, heuristic), heuristic.extend,
+                            seed=int(self.rng.integers(1 << 62)))  # fmt: skip
+        deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
+        done = tree.search(0, cfg.c_uct, cfg.prior_visits, cfg.rollout_depth,
+                           cfg.rollouts_per_leaf, cfg.shuffle)  # fmt: skip
+        actions, _, _ = tree.root_statistics()
+        if len(actions) > 1:
+            chunk = cfg.iterations if deadline is None else _CLOCK_CHUNK
+            while (cfg.iterations is None or done < cfg.iterations) and (
+                deadline is None or time.perf_counter() < deadline
+            ):
+                todo = chunk if cfg.iterations is None else min(chunk, cfg.iterations - done)
+                done += tree.search(todo, cfg.c_uct, cfg.prior_visits, cfg.rollout_depth,
+                                    cfg.rollouts_per_leaf, cfg.shuffle)  # fmt: skip
+        actions, n, w = tree.root_statistics()
+        self.last_iterations, self.last_depth = done, tree.depth
+        self.last_visits = {int(a): int(k) for a, k in sorted(zip(actions, n, strict=True)) if k}
+        return actions, n, w
+
+    def _search_python(
+        self, game: Game, state: np.ndarray, cfg: MCTSConfig, heuristic: Heuristic
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Root actions, visits and value sums of a search by the tree of this module
+        (summed over the determinized roots of a hidden-information game)."""
         roots = self._roots(game, state, cfg)
         root = roots[0]
-        if len(root.actions) == 1:
-            self.last_visits, self.last_iterations = {int(root.actions[0]): 0}, 0
-            self.last_depth = 0
-            return int(root.actions[0])
-        deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
-        heuristic = resolve_heuristic(game, self.heuristic)
-        rollout = bound_rollout(game, value_kernel(game, heuristic))
-        done = self.last_depth = 0
-        while (cfg.iterations is None or done < cfg.iterations) and (
-            deadline is None or time.perf_counter() < deadline
-        ):
-            self._iterate(game, cfg, roots[done % len(roots)], heuristic, rollout)
-            done += 1
+        self.last_depth = done = 0
+        if len(root.actions) > 1:
+            deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
+            rollout = bound_rollout(game, value_kernel(game, heuristic))
+            while (cfg.iterations is None or done < cfg.iterations) and (
+                deadline is None or time.perf_counter() < deadline
+            ):
+                self._iterate(game, cfg, roots[done % len(roots)], heuristic, rollout)
+                done += 1
         self.last_iterations = done
         actions = np.sort(root.actions)
         n = np.zeros(len(actions), np.int64)
@@ -233,20 +303,19 @@ class MCTSAgent(Agent):
             w[order] += r.w
         self.last_visits = {int(a): int(k) for a, k in zip(actions, n, strict=True) if k}
         if len(roots) == 1:  # perfect information: the root's own order breaks ties
-            actions, n, w = root.actions, root.n, root.w
-        mean = w / np.maximum(n, 1)
-        return int(actions[np.lexsort((mean, n))[-1]])
+            return root.actions, root.n, root.w
+        return actions, n, w
 
     def _roots(self, game: Game, state: np.ndarray, cfg: MCTSConfig) -> list[_Node]:
         """The search roots: the state itself, or determinized copies for its mover."""
         if game.spec.determinize is None:
-            return [_Node(game, state.copy(), self.rng)]
+            return [_Node(game, state.copy(), self.rng, cfg.shuffle)]
         seat = game.current_player(state)
         roots, view = [], state.copy()
         for _ in range(cfg.determinizations):
             view = view.copy()
             game.determinize(view, seat)  # never the true hidden state
-            roots.append(_Node(game, view, self.rng))
+            roots.append(_Node(game, view, self.rng, cfg.shuffle))
         return roots
 
     def _iterate(
@@ -264,7 +333,7 @@ class MCTSAgent(Agent):
             if i not in node.children:
                 child_state = node.state.copy()
                 k.step(child_state, params, int(node.actions[i]), rewards)
-                node.children[i] = _Node(game, child_state, self.rng)
+                node.children[i] = _Node(game, child_state, self.rng, cfg.shuffle)
                 node = node.children[i]
                 break
             node = node.children[i]

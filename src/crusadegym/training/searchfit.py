@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from crusadegym.agents.heuristics import action_values, get_heuristic
+from crusadegym.agents.heuristics import action_values, extend_mask, get_heuristic
 from crusadegym.agents.learned_value import LearnedValue, feature_module, linear_inputs
 from crusadegym.agents.options import parse_options
 from crusadegym.agents.registry import make_agent
@@ -54,18 +54,13 @@ def child_rows(game: Game, state: np.ndarray, actions: np.ndarray) -> np.ndarray
     fm = feature_module(game.name)
     heuristic = get_heuristic(game.name)
     mover = game.current_player(state)
-    extend = heuristic.extend(game, state) if heuristic.extend is not None else None
+    extend = extend_mask(game, state, heuristic)
     rows = np.zeros((len(actions), fm.N_FEATURES))
     pair = np.zeros((2, fm.N_FEATURES))
     for i, a in enumerate(actions):
         child = state.copy()
         game.step(child, int(a))
-        if (
-            extend is not None
-            and extend[a]
-            and not game.is_terminal(child)
-            and game.current_player(child) == mover
-        ):
+        if extend[a] and not game.is_terminal(child) and game.current_player(child) == mover:
             follow = action_values(game, child, heuristic)
             game.step(child, int(np.argmax(follow)))
         if game.is_terminal(child):

@@ -6,8 +6,9 @@ A :class:`Heuristic` bundles what a game offers to the built-in agents:
   seat an estimate in [-1, 1] of how well it stands. The heuristic agent's greedy
   lookahead and the MCTS rollout cutoff both use it. ``None`` means "no
   evaluation": the game's own ``returns`` kernel (zeros until the game ends).
-* ``extend``: which actions get a second ply of lookahead (the "select" half of a
-  select-then-act move, which alone changes nothing worth scoring).
+* ``extend``: a compiled ``extend(state, params, out_u8[A])`` marking the actions that
+  get a second ply of lookahead (the "select" half of a select-then-act move, which
+  alone changes nothing worth scoring); ``None``: none do.
 * ``choose``: a whole custom policy ``choose(game, state, rng) -> action`` that
   replaces the greedy lookahead (used by tiny games with a textbook rule);
 * ``mcts_defaults``: MCTS options suited to the evaluation's scale.
@@ -37,7 +38,7 @@ class Heuristic:
     game: str
     description: str
     value: Any = None
-    extend: Callable[[Game, np.ndarray], np.ndarray] | None = None
+    extend: Any = None
     choose: Callable[[Game, np.ndarray, np.random.Generator], int] | None = None
     mcts_defaults: dict | None = None
     """MCTSConfig options suited to this game's value scale (see :mod:`..mcts`)."""
@@ -92,6 +93,15 @@ def value_kernel(game: Game, heuristic: Heuristic | None = None) -> Any:
     return game.k.returns if value is None else value
 
 
+def extend_mask(game: Game, state: np.ndarray, heuristic: Heuristic) -> np.ndarray:
+    """uint8[A]: the actions ``heuristic``'s ``extend`` rule gives a second ply in
+    ``state`` (all zeros when it has none)."""
+    out = np.zeros(game.num_actions, np.uint8)
+    if heuristic.extend is not None:
+        heuristic.extend(state, game.params, out)
+    return out
+
+
 def describe_heuristics() -> dict[str, str]:
     """Strategy description per game with a registered heuristic (loads them all)."""
     return {name: get_heuristic(name).description for name in sorted(_MODULES)}
@@ -105,6 +115,7 @@ __all__ = [
     "HeuristicAgent",
     "action_values",
     "describe_heuristics",
+    "extend_mask",
     "get_heuristic",
     "greedy_action",
     "register_heuristic",

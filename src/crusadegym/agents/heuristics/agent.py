@@ -8,7 +8,7 @@ from crusadegym.core import Game
 
 from ..base import Agent
 from ..kernels import bound_lookahead
-from . import Heuristic, resolve_heuristic, value_kernel
+from . import Heuristic, extend_mask, resolve_heuristic, value_kernel
 
 _TIE_NOISE = 1e-6
 """Random jitter added to lookahead values so equal values are broken by the agent's RNG."""
@@ -20,10 +20,7 @@ def action_values(game: Game, state: np.ndarray, heuristic: Heuristic) -> np.nda
     One compiled call over copies (``state`` is not modified): one ply, or two for
     the actions the heuristic's ``extend`` rule marks (see the package docstring).
     """
-    if heuristic.extend is None:
-        extend = np.zeros(game.num_actions, np.uint8)
-    else:
-        extend = np.ascontiguousarray(heuristic.extend(game, state), np.uint8)
+    extend = extend_mask(game, state, heuristic)
     values = np.empty(game.num_actions, np.float64)
     run = bound_lookahead(game, value_kernel(game, heuristic))
     run(state, game.params, game.num_actions, game.num_players, extend, values)

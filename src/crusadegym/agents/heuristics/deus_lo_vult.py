@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from crusadegym.core import Game
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.actions import CELL0, STRIKE0
@@ -239,12 +238,12 @@ def versus_best_rival(material, full, out):
         out[p] = np.tanh((full[p] - rival) / SCALE)
 
 
-def extend(game: Game, state: np.ndarray) -> np.ndarray:
+@jit
+def extend(state, params, out):
     """Stage 1 (nothing selected, not the Saracen pick): CELL ids get a second ply."""
-    out = np.zeros(game.num_actions, np.uint8)
+    out[:] = 0
     if state[L.SEL] < 0 and state[L.PHASE] != L.PH_PICK:
         out[CELL0:STRIKE0] = 1
-    return out
 
 
 HEURISTIC = Heuristic(

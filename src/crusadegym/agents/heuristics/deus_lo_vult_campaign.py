@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from crusadegym.core import Game
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.campaign.battle import C_GLORY
@@ -82,16 +81,11 @@ def evaluate(state, params, out):
     duel.versus_best_rival(material, full, out)
 
 
-def extend(game: Game, state: np.ndarray) -> np.ndarray:
-    """As in the Duel: stage-1 cell selections get a second ply (which reaches the
-    Campaign's stage-2 unit actions too)."""
-    return duel.extend(game, state)
-
-
 HEURISTIC = Heuristic(
     game="deus_lo_vult_campaign",
     description=__doc__.split("\n\n", 1)[1],
     value=evaluate,
-    extend=extend,
+    extend=duel.extend,  # stage-1 cell selections get a second ply, as in the Duel (it
+    # reaches the Campaign's stage-2 unit actions too)
     mcts_defaults=duel.HEURISTIC.mcts_defaults,
 )

@@ -1,0 +1,296 @@
+"""The MCTS tree compiled from root to leaf: the same search as :mod:`.mcts`, in arrays.
+
+:class:`~crusadegym.agents.mcts.MCTSAgent` keeps a readable tree of Python nodes (the
+reference, ``engine="python"``); for perfect-information games it runs this one by
+default (``engine="compiled"``). The two make the same choices: with ``shuffle=False``
+(actions in legal order) they give identical visit counts, which
+``tests/test_tree_search.py`` checks position by position. Only the random order in
+which a node lists its actions (the tie-break) comes from different generators.
+
+The tree lives in flat arrays that the caller owns, so a search can stop and resume
+(a ``seconds`` budget checks the clock between chunks of iterations):
+
+* ``states[node]``: the node's game state (a child's is computed once, on expansion);
+* ``nodes[:, node]`` (int64 rows :data:`N_MOVER` ...): the seat to move, terminal flag,
+  first edge, edge count, visits, and whether the priors are filled;
+* ``edges_i[:, edge]`` (int64 rows :data:`E_ACTION` ...): the action, visits, child node
+  (-1 until expanded) and the two-ply mark of the evaluation's ``extend`` rule;
+* ``edges_f[:, edge]`` (float64 rows :data:`E_SUM`, :data:`E_PRIOR`): the sum of the
+  mover's values over the visits, and the lookahead value (the prior);
+* ``meta``: nodes used, edges used, deepest level reached.
+
+A kernel call runs iterations until its budget is spent or the next one might not fit
+(fewer than one node or ``n_actions`` edges free); :class:`CompiledTree` then grows the
+arrays and calls again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from crusadegym.core.jit import inline_kjit, jit, kjit
+from crusadegym.core.rng import next_u64, shuffle, stream
+
+from .kernels import lookahead_values, rollout_values
+
+if TYPE_CHECKING:
+    from crusadegym.core import Game
+
+N_MOVER, N_TERMINAL, N_FIRST, N_COUNT, N_VISITS, N_RANKED = range(6)
+E_ACTION, E_VISITS, E_CHILD, E_EXTEND = range(4)
+E_SUM, E_PRIOR = range(2)
+M_NODES, M_EDGES, M_DEPTH = range(3)
+
+
+@jit
+def no_extend(state, params, out):
+    """The ``extend`` rule of an evaluation without one: no action gets a second ply."""
+    out[:] = 0
+
+
+@jit
+def select_edge(nodes, edges_i, edges_f, node, c_uct, prior_visits):
+    """The edge the search follows from ``node`` (the same rule as ``mcts._Node.select``).
+
+    With priors, every action's mean starts as ``prior_visits`` virtual visits at its
+    lookahead value, and the first maximum of mean + c * sqrt(log(N + 1) / (n + 1)) wins;
+    without, the first unvisited action, then plain UCB1.
+    """
+    first, count, visits = nodes[N_FIRST, node], nodes[N_COUNT, node], nodes[N_VISITS, node]
+    best, best_score = first, -np.inf
+    if prior_visits > 0 and nodes[N_RANKED, node]:
+        log_total = np.log(visits + 1)
+        for e in range(first, first + count):
+            n = edges_i[E_VISITS, e]
+            mean = (edges_f[E_SUM, e] + prior_visits * edges_f[E_PRIOR, e]) / (n + prior_visits)
+            score = mean + c_uct * np.sqrt(log_total / (n + 1))
+            if score > best_score:
+                best, best_score = e, score
+        return best
+    for e in range(first, first + count):
+        if edges_i[E_VISITS, e] == 0:
+            return e
+    log_visits = np.log(visits)
+    for e in range(first, first + count):
+        n = edges_i[E_VISITS, e]
+        score = edges_f[E_SUM, e] / n + c_uct * np.sqrt(log_visits / n)
+        if score > best_score:
+            best, best_score = e, score
+    return best
+
+
+def _kernel(k: Any, value: Any, extend: Any) -> Any:
+    """The search kernel with one game's kernels, evaluation and ``extend`` rule fixed
+    (a closure compiled once per process, like :func:`.kernels.bound_rollout`)."""
+    legal_mask, step, is_terminal = k.legal_mask, k.step, k.is_terminal
+    current_player, returns = k.current_player, k.returns
+
+    @inline_kjit
+    def make_node(states, nodes, edges_i, edges_f, meta, node, params, n_actions, order, rng):
+        """Fill ``node`` from ``states[node]``: mover, terminal flag, its legal actions."""
+        state = states[node]
+        terminal = is_terminal(state, params)
+        nodes[N_TERMINAL, node] = terminal
+        nodes[N_MOVER, node] = -1 if terminal else current_player(state, params)
+        nodes[N_VISITS, node] = 0
+        nodes[N_RANKED, node] = 0
+        first = meta[M_EDGES]
+        count = 0
+        if not terminal:
+            mask = np.zeros(n_actions, np.uint8)
+            legal_mask(state, params, mask)
+            for a in range(n_actions):
+                if mask[a]:
+                    edges_i[E_ACTION, first + count] = a
+                    count += 1
+            if order:  # expand and break ties in random order, as the Python tree does
+                shuffle(rng, 0, edges_i[E_ACTION, first : first + count], count)
+        for e in range(first, first + count):
+            edges_i[E_VISITS, e] = 0
+            edges_i[E_CHILD, e] = -1
+            edges_i[E_EXTEND, e] = 0
+            edges_f[E_SUM, e] = 0.0
+            edges_f[E_PRIOR, e] = 0.0
+        nodes[N_FIRST, node] = first
+        nodes[N_COUNT, node] = count
+        meta[M_EDGES] = first + count
+        meta[M_NODES] = max(meta[M_NODES], node + 1)
+
+    @inline_kjit
+    def rank(states, nodes, edges_i, edges_f, node, params, n_actions, n_players):
+        """Priors: the lookahead value of every action of ``node`` (``mcts._Node.rank``)."""
+        state = states[node]
+        marks = np.zeros(n_actions, np.uint8)
+        extend(state, params, marks)
+        values = np.empty(n_actions, np.float64)
+        # fmt: off
+        lookahead_values(legal_mask, step, is_terminal, current_player, returns, value, state,
+                         params, n_actions, n_players, marks, values)
+        # fmt: on
+        for e in range(nodes[N_FIRST, node], nodes[N_FIRST, node] + nodes[N_COUNT, node]):
+            a = edges_i[E_ACTION, e]
+            edges_f[E_PRIOR, e] = values[a]
+            edges_i[E_EXTEND, e] = marks[a]
+        nodes[N_RANKED, node] = 1
+
+    @inline_kjit
+    def evaluate(states, nodes, edges_i, edges_f, leaf, edge, parent, params, n_actions,
+                 n_players, depth, n_rollouts, seed, out):  # fmt: skip
+        """Per-seat value of a new leaf (``mcts.MCTSAgent._evaluate``): a "select" leaf
+        is completed with its best follow-up first, then the rollout scores it."""
+        if nodes[N_TERMINAL, leaf]:
+            returns(states[leaf], params, out)
+            return
+        state = states[leaf]
+        if edge >= 0 and edges_i[E_EXTEND, edge] and nodes[N_MOVER, leaf] == nodes[N_MOVER, parent]:
+            rank(states, nodes, edges_i, edges_f, leaf, params, n_actions, n_players)
+            first, count = nodes[N_FIRST, leaf], nodes[N_COUNT, leaf]
+            best = first
+            for e in range(first, first + count):
+                if edges_f[E_PRIOR, e] > edges_f[E_PRIOR, best]:
+                    best = e
+            state = state.copy()
+            rewards = np.zeros(n_players, np.float32)
+            step(state, params, edges_i[E_ACTION, best], rewards)
+            if is_terminal(state, params):
+                returns(state, params, out)
+                return
+        # fmt: off
+        rollout_values(legal_mask, step, is_terminal, returns, value, state, params, n_actions,
+                       n_players, depth, n_rollouts, seed, out)
+        # fmt: on
+
+    @kjit
+    def run(states, nodes, edges_i, edges_f, meta, params, n_actions, n_players, iterations,
+            c_uct, prior_visits, depth, n_rollouts, order, rng):  # fmt: skip
+        """Up to ``iterations`` selection-expansion-evaluation-backup passes from node 0
+        (created first if the tree is empty); returns how many were run."""
+        node_cap, edge_cap = states.shape[0], edges_i.shape[1]
+        if meta[M_NODES] == 0:
+            make_node(states, nodes, edges_i, edges_f, meta, 0, params, n_actions, order, rng)
+        path_nodes = np.empty(node_cap, np.int64)
+        path_edges = np.empty(node_cap, np.int64)
+        rewards = np.zeros(n_players, np.float32)
+        out = np.zeros(n_players, np.float32)
+        done = 0
+        while done < iterations:
+            if meta[M_NODES] >= node_cap or meta[M_EDGES] + n_actions > edge_cap:
+                break  # the caller grows the arrays
+            node, length, new = 0, 0, -1
+            while not nodes[N_TERMINAL, node]:
+                if prior_visits > 0 and not nodes[N_RANKED, node]:
+                    rank(states, nodes, edges_i, edges_f, node, params, n_actions, n_players)
+                e = select_edge(nodes, edges_i, edges_f, node, c_uct, prior_visits)
+                path_nodes[length] = node
+                path_edges[length] = e
+                length += 1
+                child = edges_i[E_CHILD, e]
+                if child < 0:
+                    new = meta[M_NODES]
+                    states[new] = states[node]
+                    step(states[new], params, edges_i[E_ACTION, e], rewards)
+                    make_node(states, nodes, edges_i, edges_f, meta, new, params, n_actions,
+                              order, rng)  # fmt: skip
+                    edges_i[E_CHILD, e] = new
+                    node = new
+                    break
+                node = child
+            meta[M_DEPTH] = max(meta[M_DEPTH], length)
+            edge = path_edges[length - 1] if length > 0 else -1
+            parent = path_nodes[length - 1] if length > 0 else -1
+            seed = np.int64(next_u64(rng, 0) >> np.uint64(2))
+            # fmt: off
+            evaluate(states, nodes, edges_i, edges_f, node, edge, parent, params, n_actions,
+                     n_players, depth, n_rollouts, seed, out)
+            # fmt: on
+            for i in range(length):
+                p, e = path_nodes[i], path_edges[i]
+                nodes[N_VISITS, p] += 1
+                edges_i[E_VISITS, e] += 1
+                edges_f[E_SUM, e] += out[nodes[N_MOVER, p]]
+            done += 1
+        return done
+
+    return run
+
+
+_BOUND: dict[tuple, Any] = {}
+
+
+def bound_search(game: Game, value: Any, extend: Any | None) -> Any:
+    """The compiled search for ``game``'s kernels, evaluation ``value`` and ``extend``
+    rule (``None``: none), compiled once per process and combination."""
+    k = game.k
+    extend = no_extend if extend is None else extend
+    key = (k.legal_mask, k.step, k.is_terminal, k.current_player, k.returns, value, extend)
+    if key not in _BOUND:
+        _BOUND[key] = _kernel(k, value, extend)
+    return _BOUND[key]
+
+
+class CompiledTree:
+    """One search's arrays and the calls that grow them (see the module docstring)."""
+
+    def __init__(self, game: Game, root: np.ndarray, value: Any, extend: Any | None,
+                 seed: int, nodes: int = 256) -> None:  # fmt: skip
+        self.game = game
+        self.run = bound_search(game, value, extend)
+        self.states = np.empty((nodes, root.shape[0]), root.dtype)
+        self.states[0] = root
+        self.nodes = np.zeros((6, nodes), np.int64)
+        self.edges_i = np.zeros((4, nodes * 16 + game.num_actions), np.int64)
+        self.edges_f = np.zeros((2, self.edges_i.shape[1]), np.float64)
+        self.meta = np.zeros(3, np.int64)
+        self.rng = stream(np.uint64(seed))
+
+    def search(self, iterations: int, c_uct: float, prior_visits: float, rollout_depth: int,
+               rollouts_per_leaf: int, shuffle_actions: bool) -> int:  # fmt: skip
+        """Run ``iterations`` more iterations (the first call also makes the root),
+        growing the arrays as needed."""
+        game, done = self.game, 0
+        while done < iterations or self.meta[M_NODES] == 0:
+            self._make_room(iterations - done)
+            done += self.run(
+                self.states, self.nodes, self.edges_i, self.edges_f, self.meta, game.params,
+                game.num_actions, game.num_players, iterations - done, c_uct, prior_visits,
+                rollout_depth, rollouts_per_leaf, shuffle_actions, self.rng,
+            )  # fmt: skip
+        return done
+
+    def _make_room(self, iterations: int) -> None:
+        """Room for at least one more iteration, and for most of ``iterations`` at the
+        current edges per node."""
+        used_nodes, used_edges = int(self.meta[M_NODES]), int(self.meta[M_EDGES])
+        want_nodes = used_nodes + iterations + 1
+        if want_nodes > self.states.shape[0]:
+            self.states = _grown(self.states, want_nodes, axis=0)
+            self.nodes = _grown(self.nodes, want_nodes, axis=1)
+        per_node = used_edges / max(used_nodes, 1)
+        want_edges = int(used_edges + per_node * (iterations + 1)) + self.game.num_actions
+        if want_edges > self.edges_i.shape[1]:
+            self.edges_i = _grown(self.edges_i, want_edges, axis=1)
+            self.edges_f = _grown(self.edges_f, want_edges, axis=1)
+
+    def root_statistics(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The root's actions (in its listing order), visits and value sums."""
+        first, count = int(self.nodes[N_FIRST, 0]), int(self.nodes[N_COUNT, 0])
+        edges = slice(first, first + count)
+        return (self.edges_i[E_ACTION, edges].copy(), self.edges_i[E_VISITS, edges].copy(),
+                self.edges_f[E_SUM, edges].copy())  # fmt: skip
+
+    @property
+    def depth(self) -> int:
+        """Deepest tree level (edges from the root) reached so far."""
+        return int(self.meta[M_DEPTH])
+
+
+def _grown(array: np.ndarray, size: int, axis: int) -> np.ndarray:
+    """``array`` with at least ``size`` entries along ``axis`` (doubling), contents kept."""
+    new_size = max(size, 2 * array.shape[axis])
+    shape = list(array.shape)
+    shape[axis] = new_size
+    out = np.zeros(shape, array.dtype)
+    out[tuple(slice(0, n) for n in array.shape)] = array
+    return out

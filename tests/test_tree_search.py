@@ -1,0 +1,111 @@
+"""The compiled MCTS tree (agents/tree_search.py) against the Python tree it replaces.
+
+With ``shuffle=False`` both engines list a node's actions in legal order, so every
+tie-break is the same and the two searches must agree visit for visit; the Python
+tree is the readable reference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from dlv_helpers import random_positions
+from tinygame import tiny_state
+
+from crusadegym.agents.heuristics import get_heuristic, value_kernel
+from crusadegym.agents.mcts import MCTSAgent, MCTSConfig
+from crusadegym.agents.tree_search import CompiledTree
+from crusadegym.core import make_game
+
+
+def _search(engine: str, game, state, **options) -> MCTSAgent:
+    agent = MCTSAgent(seed=5, shuffle=False, engine=engine, **options)
+    agent.choice = agent.act_state(game, state.copy())
+    return agent
+
+
+def _same_search(game, state, **options) -> None:
+    python, compiled = (_search(e, game, state, **options) for e in ("python", "compiled"))
+    assert compiled.choice == python.choice
+    assert compiled.last_visits == python.last_visits
+    assert compiled.last_depth == python.last_depth
+    assert compiled.last_iterations == python.last_iterations
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},  # the game's defaults: priors from the two-ply lookahead, the value at the leaf
+        {"prior_visits": 0.0, "c_uct": 0.3, "iterations": 80},  # plain UCT
+        {"prior_visits": 3.0, "c_uct": 0.05, "iterations": 150},
+    ],
+    ids=["defaults", "plain-uct", "weak-priors"],
+)
+def test_the_engines_agree_visit_for_visit_on_deus_lo_vult(options):
+    game = make_game("deus_lo_vult", players=2, rounds=1, max_turns=30)
+    positions = list(random_positions(game, 2, 150, seed=11))[::25]
+    assert len(positions) >= 8
+    for state in positions:
+        _same_search(game, state, **options)
+
+
+@pytest.mark.parametrize(
+    "board, to_move", [(".........", 0), ("X...O....", 0), ("XX..O.O..", 1), ("XOXO.....", 0)]
+)
+def test_the_engines_agree_on_tiny_tictactoe(board, to_move):
+    """No evaluation (zeros until the end), so only the search itself decides."""
+    game, state = tiny_state(board, to_move=to_move)
+    _same_search(game, state, iterations=300, rollout_depth=0)
+    _same_search(game, state, iterations=300, rollout_depth=0, prior_visits=0.0)
+
+
+def test_a_tree_that_grows_from_two_nodes_searches_as_one_sized_up_front():
+    game, state = tiny_state(".........", to_move=0)
+    heuristic = get_heuristic(game.name)
+    trees = [
+        CompiledTree(game, state, value_kernel(game, heuristic), None, seed=1, nodes=size)
+        for size in (2, 4096)
+    ]
+    for tree in trees:
+        assert tree.search(500, 1.4, 2.0, 40, 1, True) == 500
+    small, large = (tree.root_statistics() for tree in trees)
+    for a, b in zip(small, large, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert trees[0].states.shape[0] > 2  # it did grow
+
+
+def test_the_compiled_search_finds_the_win_and_blocks_the_loss():
+    game, state = tiny_state("OO.XX....", to_move=0)  # X (seat 0) wins at 5
+    assert MCTSAgent(seed=3, iterations=200, engine="compiled").act_state(game, state) == 5
+    game, state = tiny_state("XX..O....", to_move=1)
+    assert MCTSAgent(seed=0, iterations=400, engine="compiled").act_state(game, state) == 2
+
+
+def test_same_seed_same_search_and_another_seed_may_differ():
+    game, state = tiny_state(".........", to_move=0)
+    runs = [MCTSAgent(seed=s, iterations=300, engine="compiled") for s in (4, 4, 5)]
+    for agent in runs:
+        agent.act_state(game, state)
+    assert runs[0].last_visits == runs[1].last_visits
+    assert sum(runs[2].last_visits.values()) == 300
+
+
+def test_a_time_budget_runs_in_chunks_and_stops():
+    game = make_game("tiny_tictactoe")
+    agent = MCTSAgent(config=MCTSConfig(iterations=None, seconds=0.05, engine="compiled"))
+    state = game.new_state(1)
+    assert game.legal_mask(state)[agent.act_state(game, state)]
+    assert agent.last_iterations >= 1
+    capped = MCTSAgent(config=MCTSConfig(iterations=37, seconds=5.0, engine="compiled"))
+    capped.act_state(game, state)
+    assert capped.last_iterations == 37
+
+
+def test_auto_picks_the_compiled_engine_only_with_perfect_information():
+    deus = make_game("deus", players=3)
+    assert MCTSAgent().engine_for(deus) == "python"
+    assert MCTSAgent().engine_for(make_game("tiny_tictactoe")) == "compiled"
+    with pytest.raises(ValueError, match="engine=python"):
+        MCTSAgent(engine="compiled").engine_for(deus)
+    with pytest.raises(ValueError, match="engine must be one of"):
+        MCTSConfig(engine="gpu")
