@@ -130,6 +130,10 @@ crusadegym arena deus_lo_vult --agents random,heuristic --games 2 -o rounds=1 -o
   --quiet --out "$WORK/arena"
 test -s "$WORK/arena/results.json"
 
+echo "== the shipped learned evaluation (mcts:value=pretrained)"
+"$VPY" -c 'from crusadegym.agents.learned_value import LearnedValue as V
+v = V.load("pretrained"); print("   ", v.game, v.form, v.parameters.size, "weights")'
+
 echo "== a user error is one line with exit status 2"
 set +e
 out="$(crusadegym arena nosuchgame 2>&1)"

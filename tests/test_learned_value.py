@@ -133,3 +133,22 @@ def test_residual_fit_starts_at_the_heuristic(fitted):
     assert metrics["held_out_mse"] <= metrics["held_out_mse_at_start"]
     with pytest.raises(ValueError, match="--features heuristic"):
         fit(data, "deus_lo_vult", "state", hidden=8, epochs=1, residual=True)
+
+
+def test_the_shipped_value_loads_by_name_and_searches(game):
+    """``value=pretrained`` is the linear value shipped in the package (it must be in the
+    wheel: scripts/wheel_smoke.sh loads it there too); on another game it is refused."""
+    from crusadegym.agents.mcts import MCTSAgent
+    from crusadegym.agents.pretrained import VALUE
+
+    shipped = LearnedValue.load("pretrained")
+    assert shipped is LearnedValue.load(VALUE)  # one object, one compile
+    assert (shipped.game, shipped.form) == ("deus_lo_vult", "linear")
+    assert shipped.meta["learner"] == "searchfit"  # the saved metadata is read back
+    assert np.abs(shipped.parameters).max() > 0  # fitted, not the hand-written start
+    agent = make_agent("mcts:value=pretrained:iterations=20", seed=0)
+    state = game.new_state(0)
+    assert game.legal_mask(state)[agent.act_state(game, state)]
+    crusaders = make_game("crusaders", players=2)
+    with pytest.raises(ValueError, match="for deus_lo_vult, not crusaders"):
+        MCTSAgent(value="pretrained").act_state(crusaders, crusaders.new_state(0))

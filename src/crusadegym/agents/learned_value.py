@@ -28,6 +28,7 @@ the weights, the input normalisation, the game, the feature set and its column n
 
 from __future__ import annotations
 
+import ast
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,9 +149,12 @@ class LearnedValue:
 
     @classmethod
     def load(cls, path: str | Path) -> LearnedValue:
-        """Read a checkpoint (FileNotFoundError / ValueError with what to do). The same
+        """Read a checkpoint (FileNotFoundError / ValueError with what to do);
+        ``"pretrained"`` names the one shipped with the package. The same
         unchanged file gives the same object, so its kernel compiles once per process
         (the arena builds its agents afresh for every game)."""
+        if str(path) == "pretrained":
+            from .pretrained import VALUE as path
         path = Path(path)
         if path.is_file():
             key = (str(path.resolve()), path.stat().st_mtime_ns)
@@ -172,8 +176,9 @@ class LearnedValue:
             names = [str(n) for n in z["feature_names"]]
             skip = float(z["skip"]) if "skip" in z.files else 0.0
             form = str(z["form"]) if "form" in z.files else "mlp"
+            meta = _saved_meta(str(z["meta"])) if "meta" in z.files else {}
             out = cls(game, feature_set, weights, z["mean"], z["scale"], skip,
-                      {"file": str(path)}, form)  # fmt: skip
+                      {**meta, "file": str(path)}, form)  # fmt: skip
         except (KeyError, ValueError, OSError) as e:
             raise ValueError(f"{path} is not a learned-value checkpoint ({e})") from e
         expected = [feature_module(game).FEATURE_NAMES[c] for c in out.columns]
@@ -212,6 +217,16 @@ class LearnedValue:
             extend=base.extend,
             mcts_defaults={**(base.mcts_defaults or {}), **mcts_defaults},
         )
+
+
+def _saved_meta(text: str) -> dict:
+    """A checkpoint's metadata (saved as the ``repr`` of a dict of plain values); empty if
+    it is not one."""
+    try:
+        meta = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
 
 
 def _compile(model: LearnedValue) -> Any:

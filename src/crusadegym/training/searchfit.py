@@ -262,7 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     except (UserError, ValueError) as e:
         print(f"searchfit: {e}", file=sys.stderr)
         return 2
-    model.meta.update(teacher=args.teacher, options=options)
+    command = " ".join(["python -m crusadegym.training.searchfit", *(argv or sys.argv[1:])])
+    model.meta.update(teacher=args.teacher, options=options, command=command)
     model.save(out / "value.npz")
     summary = {"game": args.game, "options": options, "teacher": args.teacher,
                "opponent": args.opponent, "record_seconds": recorded,

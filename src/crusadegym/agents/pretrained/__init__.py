@@ -1,9 +1,15 @@
-"""The policy shipped with the package, loadable as the agent ``pretrained``.
+"""The policy and the learned evaluation shipped with the package.
 
 ``deus_lo_vult.zip`` is a MaskablePPO checkpoint with its sidecar ``deus_lo_vult.json``
-(the training command, its config and the game it was trained on); see
-``docs/arena.md`` for how it was trained and how strong it measured. Loading it needs
-the ``train`` extra (torch, sb3-contrib), like any ``policy:PATH`` agent.
+(the training command, its config and the game it was trained on), loadable as the agent
+``pretrained``; see ``docs/arena.md`` for how it was trained and how strong it measured.
+Loading it needs the ``train`` extra (torch, sb3-contrib), like any ``policy:PATH`` agent.
+
+``deus_lo_vult_value.npz`` is a ``linear`` learned evaluation
+(:mod:`crusadegym.agents.learned_value`) fitted by ``python -m
+crusadegym.training.searchfit`` (``docs/training.md`` gives the command and how it
+measured); ``mcts:value=pretrained``
+and ``heuristic:value=pretrained`` search with it (numpy only, no extra needed).
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from crusadegym.errors import UserError
 PRETRAINED_DIR = Path(__file__).resolve().parent
 CHECKPOINTS = {"deus_lo_vult": PRETRAINED_DIR / "deus_lo_vult.zip"}
 """Game name -> shipped checkpoint."""
+VALUE = PRETRAINED_DIR / "deus_lo_vult_value.npz"
+"""The shipped learned evaluation (``value=pretrained``)."""
 
 
 def pretrained_path(game: str = "deus_lo_vult") -> Path:
