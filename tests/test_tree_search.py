@@ -63,11 +63,13 @@ def test_a_tree_that_grows_from_two_nodes_searches_as_one_sized_up_front():
     game, state = tiny_state(".........", to_move=0)
     heuristic = get_heuristic(game.name)
     trees = [
-        CompiledTree(game, state, value_kernel(game, heuristic), None, seed=1, nodes=size)
+        CompiledTree(
+            game, state, value_kernel(game, heuristic), None, 1, 1.4, 2.0, 40, 1, True, nodes=size
+        )  # fmt: skip
         for size in (2, 4096)
     ]
     for tree in trees:
-        assert tree.search(500, 1.4, 2.0, 40, 1, True) == 500
+        assert tree.search(500) == 500
     small, large = (tree.root_statistics() for tree in trees)
     for a, b in zip(small, large, strict=True):
         np.testing.assert_array_equal(a, b)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from crusadegym.core.jit import inline_kjit, kjit
+from crusadegym.core.jit import inline_kjit, jit, kjit
 from crusadegym.core.rng import pick_uniform, stream
 
 if TYPE_CHECKING:
@@ -130,6 +130,37 @@ def lookahead_values(
             value(s1, params, vals)
         out[a] = vals[mover]
     return mover
+
+
+@jit
+def prior_ucb_index(w, n, priors, visits, c_uct, prior_visits):
+    """First index maximising ``(w + pv * prior) / (n + pv) + c * sqrt(log(N + 1) / (n + 1))``:
+    every action's mean starts as ``prior_visits`` virtual visits at its prior, unvisited
+    actions included (the MCTS selection with priors; both engines call it)."""
+    log_total = np.log(visits + 1)
+    best, best_score = 0, -np.inf
+    for i in range(len(n)):
+        mean = (w[i] + prior_visits * priors[i]) / (n[i] + prior_visits)
+        score = mean + c_uct * np.sqrt(log_total / (n[i] + 1))
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+@jit
+def plain_ucb_index(w, n, visits, c_uct):
+    """The first unvisited index, else the first maximising ``w / n + c * sqrt(log(N) / n)``
+    (plain UCT; both engines call it)."""
+    for i in range(len(n)):
+        if n[i] == 0:
+            return i
+    log_visits = np.log(visits)
+    best, best_score = 0, -np.inf
+    for i in range(len(n)):
+        score = w[i] / n[i] + c_uct * np.sqrt(log_visits / n[i])
+        if score > best_score:
+            best, best_score = i, score
+    return best
 
 
 _BOUND: dict[tuple, object] = {}

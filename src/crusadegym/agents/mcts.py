@@ -54,18 +54,16 @@ Design:
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from crusadegym.core import Game
-from crusadegym.core.jit import jit
 
 from .base import Agent
 from .heuristics import Heuristic, action_values, extend_mask, resolve_heuristic, value_kernel
-from .kernels import bound_rollout
+from .kernels import bound_rollout, plain_ucb_index, prior_ucb_index
 from .tree_search import CompiledTree
 
 ENGINES = ("auto", "compiled", "python")
@@ -109,6 +107,13 @@ class MCTSConfig:
             raise ValueError(f"determinizations must be >= 1, got {self.determinizations}")
         if self.engine not in ENGINES:
             raise ValueError(f"engine must be one of {ENGINES}, got {self.engine!r}")
+
+    def within_budget(self, done: int, deadline: float | None) -> bool:
+        """Whether a search that has run ``done`` iterations may run more (``deadline``:
+        the ``time.perf_counter()`` at which ``seconds`` run out, or ``None``)."""
+        return (self.iterations is None or done < self.iterations) and (
+            deadline is None or time.perf_counter() < deadline
+        )
 
 
 class _Node:
@@ -158,26 +163,9 @@ class _Node:
         UCT).
         """
         if self.priors is None or prior_visits <= 0:
-            if (self.n == 0).any():
-                return int(np.argmax(self.n == 0))
-            mean = self.w / self.n
-            return int(np.argmax(mean + c_uct * np.sqrt(math.log(self.visits) / self.n)))
-        return int(_prior_ucb_argmax(self.w, self.n, self.priors, self.visits, c_uct,
-                                     prior_visits))  # fmt: skip
-
-
-@jit
-def _prior_ucb_argmax(w, n, priors, visits, c_uct, prior_visits):
-    """First index maximising ``(w + pv * prior) / (n + pv) + c * sqrt(log(N + 1) / (n + 1))``
-    (compiled: the numpy version was a third of an iteration's time)."""
-    log_total = math.log(visits + 1)
-    best, best_score = 0, -np.inf
-    for i in range(len(n)):
-        mean = (w[i] + prior_visits * priors[i]) / (n[i] + prior_visits)
-        score = mean + c_uct * np.sqrt(log_total / (n[i] + 1))
-        if score > best_score:
-            best, best_score = i, score
-    return best
+            return int(plain_ucb_index(self.w, self.n, self.visits, c_uct))
+        return int(prior_ucb_index(self.w, self.n, self.priors, self.visits, c_uct,
+                                   prior_visits))  # fmt: skip
 
 
 class MCTSAgent(Agent):
@@ -259,19 +247,15 @@ class MCTSAgent(Agent):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Root actions, visits and value sums of a search by :mod:`.tree_search`."""
         tree = CompiledTree(game, state, value_kernel(game, heuristic), heuristic.extend,
-                            seed=int(self.rng.integers(1 << 62)))  # fmt: skip
+                            int(self.rng.integers(1 << 62)), cfg.c_uct, cfg.prior_visits,
+                            cfg.rollout_depth, cfg.rollouts_per_leaf, cfg.shuffle)  # fmt: skip
         deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
-        done = tree.search(0, cfg.c_uct, cfg.prior_visits, cfg.rollout_depth,
-                           cfg.rollouts_per_leaf, cfg.shuffle)  # fmt: skip
-        actions, _, _ = tree.root_statistics()
-        if len(actions) > 1:
+        done = tree.search(0)  # the root alone
+        if tree.root_actions > 1:
             chunk = cfg.iterations if deadline is None else _CLOCK_CHUNK
-            while (cfg.iterations is None or done < cfg.iterations) and (
-                deadline is None or time.perf_counter() < deadline
-            ):
+            while cfg.within_budget(done, deadline):
                 todo = chunk if cfg.iterations is None else min(chunk, cfg.iterations - done)
-                done += tree.search(todo, cfg.c_uct, cfg.prior_visits, cfg.rollout_depth,
-                                    cfg.rollouts_per_leaf, cfg.shuffle)  # fmt: skip
+                done += tree.search(todo)
         actions, n, w = tree.root_statistics()
         self.last_iterations, self.last_depth = done, tree.depth
         self.last_visits = {int(a): int(k) for a, k in sorted(zip(actions, n, strict=True)) if k}
@@ -288,9 +272,7 @@ class MCTSAgent(Agent):
         if len(root.actions) > 1:
             deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
             rollout = bound_rollout(game, value_kernel(game, heuristic))
-            while (cfg.iterations is None or done < cfg.iterations) and (
-                deadline is None or time.perf_counter() < deadline
-            ):
+            while cfg.within_budget(done, deadline):
                 self._iterate(game, cfg, roots[done % len(roots)], heuristic, rollout)
                 done += 1
         self.last_iterations = done

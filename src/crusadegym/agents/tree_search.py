@@ -33,7 +33,7 @@ import numpy as np
 from crusadegym.core.jit import inline_kjit, jit, kjit
 from crusadegym.core.rng import next_u64, shuffle, stream
 
-from .kernels import lookahead_values, rollout_values
+from .kernels import lookahead_values, plain_ucb_index, prior_ucb_index, rollout_values
 
 if TYPE_CHECKING:
     from crusadegym.core import Game
@@ -52,33 +52,15 @@ def no_extend(state, params, out):
 
 @jit
 def select_edge(nodes, edges_i, edges_f, node, c_uct, prior_visits):
-    """The edge the search follows from ``node`` (the same rule as ``mcts._Node.select``).
-
-    With priors, every action's mean starts as ``prior_visits`` virtual visits at its
-    lookahead value, and the first maximum of mean + c * sqrt(log(N + 1) / (n + 1)) wins;
-    without, the first unvisited action, then plain UCB1.
-    """
+    """The edge the search follows from ``node``: the selection rules of
+    :mod:`.kernels` (the Python tree's too) over the node's edges."""
     first, count, visits = nodes[N_FIRST, node], nodes[N_COUNT, node], nodes[N_VISITS, node]
-    best, best_score = first, -np.inf
+    w = edges_f[E_SUM, first : first + count]
+    n = edges_i[E_VISITS, first : first + count]
     if prior_visits > 0 and nodes[N_RANKED, node]:
-        log_total = np.log(visits + 1)
-        for e in range(first, first + count):
-            n = edges_i[E_VISITS, e]
-            mean = (edges_f[E_SUM, e] + prior_visits * edges_f[E_PRIOR, e]) / (n + prior_visits)
-            score = mean + c_uct * np.sqrt(log_total / (n + 1))
-            if score > best_score:
-                best, best_score = e, score
-        return best
-    for e in range(first, first + count):
-        if edges_i[E_VISITS, e] == 0:
-            return e
-    log_visits = np.log(visits)
-    for e in range(first, first + count):
-        n = edges_i[E_VISITS, e]
-        score = edges_f[E_SUM, e] / n + c_uct * np.sqrt(log_visits / n)
-        if score > best_score:
-            best, best_score = e, score
-    return best
+        priors = edges_f[E_PRIOR, first : first + count]
+        return first + prior_ucb_index(w, n, priors, visits, c_uct, prior_visits)
+    return first + plain_ucb_index(w, n, visits, c_uct)
 
 
 def _kernel(k: Any, value: Any, extend: Any) -> Any:
@@ -233,10 +215,15 @@ def bound_search(game: Game, value: Any, extend: Any | None) -> Any:
 class CompiledTree:
     """One search's arrays and the calls that grow them (see the module docstring)."""
 
-    def __init__(self, game: Game, root: np.ndarray, value: Any, extend: Any | None,
-                 seed: int, nodes: int = 256) -> None:  # fmt: skip
+    def __init__(  # the search's constants follow MCTSConfig
+        self, game: Game, root: np.ndarray, value: Any, extend: Any | None, seed: int,
+        c_uct: float, prior_visits: float, rollout_depth: int, rollouts_per_leaf: int,
+        shuffle_actions: bool, nodes: int = 256,
+    ) -> None:  # fmt: skip
         self.game = game
         self.run = bound_search(game, value, extend)
+        self.constants = (c_uct, prior_visits, rollout_depth, rollouts_per_leaf, shuffle_actions)
+        """The search's constants, in the kernel's argument order (see MCTSConfig)."""
         self.states = np.empty((nodes, root.shape[0]), root.dtype)
         self.states[0] = root
         self.nodes = np.zeros((6, nodes), np.int64)
@@ -245,19 +232,21 @@ class CompiledTree:
         self.meta = np.zeros(3, np.int64)
         self.rng = stream(np.uint64(seed))
 
-    def search(self, iterations: int, c_uct: float, prior_visits: float, rollout_depth: int,
-               rollouts_per_leaf: int, shuffle_actions: bool) -> int:  # fmt: skip
+    def search(self, iterations: int) -> int:
         """Run ``iterations`` more iterations (the first call also makes the root),
         growing the arrays as needed."""
         game, done = self.game, 0
         while done < iterations or self.meta[M_NODES] == 0:
             self._make_room(iterations - done)
-            done += self.run(
-                self.states, self.nodes, self.edges_i, self.edges_f, self.meta, game.params,
-                game.num_actions, game.num_players, iterations - done, c_uct, prior_visits,
-                rollout_depth, rollouts_per_leaf, shuffle_actions, self.rng,
-            )  # fmt: skip
+            done += self.run(self.states, self.nodes, self.edges_i, self.edges_f, self.meta,
+                             game.params, game.num_actions, game.num_players, iterations - done,
+                             *self.constants, self.rng)  # fmt: skip
         return done
+
+    @property
+    def root_actions(self) -> int:
+        """How many legal actions the root has (0 before the first :meth:`search`)."""
+        return int(self.nodes[N_COUNT, 0])
 
     def _make_room(self, iterations: int) -> None:
         """Room for at least one more iteration, and for most of ``iterations`` at the
