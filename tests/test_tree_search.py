@@ -7,6 +7,8 @@ tree is the readable reference.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from dlv_helpers import random_positions
@@ -101,6 +103,17 @@ def test_a_time_budget_runs_in_chunks_and_stops():
     capped = MCTSAgent(config=MCTSConfig(iterations=37, seconds=5.0, engine="compiled"))
     capped.act_state(game, state)
     assert capped.last_iterations == 37
+
+
+def test_a_search_runs_at_least_one_iteration_even_past_its_deadline():
+    """The first compiled search of a process compiles inside its time budget (seconds
+    on a budget of milliseconds); it must still search, as the Python tree does."""
+    cfg = MCTSConfig(iterations=None, seconds=0.01)
+    past = time.perf_counter() - 1.0
+    assert cfg.within_budget(0, past)
+    assert not cfg.within_budget(1, past)
+    assert MCTSConfig(iterations=3).within_budget(2, None)
+    assert not MCTSConfig(iterations=3).within_budget(3, None)
 
 
 def test_auto_picks_the_compiled_engine_only_with_perfect_information():

@@ -110,7 +110,11 @@ class MCTSConfig:
 
     def within_budget(self, done: int, deadline: float | None) -> bool:
         """Whether a search that has run ``done`` iterations may run more (``deadline``:
-        the ``time.perf_counter()`` at which ``seconds`` run out, or ``None``)."""
+        the ``time.perf_counter()`` at which ``seconds`` run out, or ``None``). Every
+        search runs at least one iteration, even when compiling it (the first search of
+        a process) has used up ``seconds``."""
+        if done == 0:
+            return True
         return (self.iterations is None or done < self.iterations) and (
             deadline is None or time.perf_counter() < deadline
         )
