@@ -6,6 +6,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
+# Batched drivers compile without numba's parallel lowering here (about 4x shorter; same
+# results): core/jit.py, PARALLEL. tests/test_parallel_drivers.py checks the parallel build.
+os.environ.setdefault("CRUSADEGYM_PARALLEL_DRIVERS", "0")
 
 import tinygame  # noqa: E402
 

@@ -25,6 +25,8 @@ batched drivers) so that caching and math flags are decided here, once.
 
 from __future__ import annotations
 
+import os
+
 import numba
 
 CACHE = True
@@ -67,8 +69,18 @@ callers: a compiled search that calls them as separate functions links and optim
 game's whole kernel code once per callee (the tree search compiled in 37 s that way; as
 one inlined function, 11 s, measured)."""
 
-pjit = numba.njit(cache=False, nogil=True, parallel=True, _nrt=True)
-"""Decorator for batched drivers that loop over games with ``numba.prange``.
+PARALLEL_ENV = "CRUSADEGYM_PARALLEL_DRIVERS"
+PARALLEL = os.environ.get(PARALLEL_ENV, "1") != "0"
+"""Whether :data:`pjit` drivers are compiled with numba's parallel lowering (the default).
+``CRUSADEGYM_PARALLEL_DRIVERS=0``, read at import, compiles them as plain loops: the same
+results on one thread, and a compile about four times shorter (the Campaign's batched step
+and mask drivers: 48 -> 13 s; its random playouts: 28 -> 7 s, measured). The test suite
+sets it (``tests/conftest.py``), since those compiles were most of its time, and checks the
+parallel build in a subprocess (``tests/test_parallel_drivers.py``)."""
+
+pjit = numba.njit(cache=False, nogil=True, parallel=PARALLEL, _nrt=True)
+"""Decorator for batched drivers that loop over games with ``numba.prange``
+(parallel unless :data:`PARALLEL` is off).
 
 Not cached, for the same reason as :data:`kjit`: drivers take a game's kernels as
 arguments.
