@@ -51,13 +51,13 @@ def playout_finals(game) -> np.ndarray:
 
 
 def test_the_suite_compiles_the_plain_drivers():
-    assert os.environ["CRUSADEGYM_PARALLEL_DRIVERS"] == "0"
+    assert os.environ[jit.PARALLEL_ENV] == "0"
     assert not jit.PARALLEL and not drivers.batch_step.targetoptions["parallel"]
 
 
 def test_the_parallel_build_plays_the_same_games():
     tests = Path(__file__).parent
-    env = {**os.environ, "CRUSADEGYM_PARALLEL_DRIVERS": "1", "NUMBA_NUM_THREADS": "2"}
+    env = {**os.environ, jit.PARALLEL_ENV: "1", "NUMBA_NUM_THREADS": "2"}
     done = subprocess.run([sys.executable, "-c", CHILD, str(tests)], env=env,
                           capture_output=True, text=True, timeout=600)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]

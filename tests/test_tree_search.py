@@ -64,12 +64,10 @@ def test_the_engines_agree_on_tiny_tictactoe(board, to_move):
 def test_a_tree_that_grows_from_two_nodes_searches_as_one_sized_up_front():
     game, state = tiny_state(".........", to_move=0)
     heuristic = get_heuristic(game.name)
-    trees = [
-        CompiledTree(
-            game, state, value_kernel(game, heuristic), None, 1, 1.4, 2.0, 40, 1, True, nodes=size
-        )  # fmt: skip
-        for size in (2, 4096)
-    ]
+    search = {"seed": 1, "c_uct": 1.4, "prior_visits": 2.0, "rollout_depth": 40,
+              "rollouts_per_leaf": 1, "shuffle_actions": True}  # fmt: skip
+    value = value_kernel(game, heuristic)
+    trees = [CompiledTree(game, state, value, None, nodes=size, **search) for size in (2, 4096)]
     for tree in trees:
         assert tree.search(500) == 500
     small, large = (tree.root_statistics() for tree in trees)
