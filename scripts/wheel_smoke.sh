@@ -145,9 +145,11 @@ crusadegym arena deus_lo_vult --agents random,heuristic --games 2 -o rounds=1 -o
   --quiet --out "$WORK/arena"
 test -s "$WORK/arena/results.json"
 
-echo "== the shipped learned evaluation (mcts:value=pretrained)"
+echo "== the shipped learned evaluation and selection prior (mcts:value=pretrained:select_prior=pretrained)"
 "$VPY" -c 'from crusadegym.agents.learned_value import LearnedValue as V
-v = V.load("pretrained"); print("   ", v.game, v.form, v.parameters.size, "weights")'
+from crusadegym.agents.select_prior import SelectPrior as P
+v, p = V.load("pretrained"), P.load("pretrained")
+print("   ", v.game, v.form, v.parameters.size, "weights;", p.game, "prior", p.weights.size, "weights")'
 
 echo "== a user error is one line with exit status 2"
 set +e

@@ -75,6 +75,17 @@ def rollout_values(
 
 
 @inline_kjit
+def mover_value(is_terminal, returns, value, state, params, vals, mover):
+    """Seat ``mover``'s value of ``state``: its returns if the game is over, else the
+    evaluation (``vals``: per-seat scratch)."""
+    if is_terminal(state, params):
+        returns(state, params, vals)
+    else:
+        value(state, params, vals)
+    return vals[mover]
+
+
+@inline_kjit
 def lookahead_values(
     legal_mask,
     step,
@@ -116,19 +127,99 @@ def lookahead_values(
                 if mask2[b]:
                     s2[:] = s1
                     step(s2, params, b, rewards)
-                    if is_terminal(s2, params):
-                        returns(s2, params, vals)
-                    else:
-                        value(s2, params, vals)
-                    out[a] = max(out[a], vals[mover])
+                    # fmt: off
+                    out[a] = max(out[a], mover_value(is_terminal, returns, value, s2, params,
+                                                     vals, mover))
+                    # fmt: on
             if out[a] > -np.inf:
                 continue
         # no second ply: score the position itself
-        if is_terminal(s1, params):
-            returns(s1, params, vals)
-        else:
-            value(s1, params, vals)
-        out[a] = vals[mover]
+        out[a] = mover_value(is_terminal, returns, value, s1, params, vals, mover)
+    return mover
+
+
+@inline_kjit
+def played_followups(step, is_terminal, returns, value, after, params, after_mask, exact, mover,
+                     n_players, scratch):  # fmt: skip
+    """The mover's best value over the follow-ups ``exact`` marks among those
+    ``after_mask`` allows from ``after`` (``-inf`` if none), each played one step and
+    scored (``scratch``: a state-sized work array)."""
+    rewards = np.zeros(n_players, np.float32)
+    vals = np.zeros(n_players, np.float32)
+    best = -np.inf
+    for b in range(after_mask.shape[0]):
+        if after_mask[b] and exact[b]:
+            scratch[:] = after
+            step(scratch, params, b, rewards)
+            best = max(best, mover_value(is_terminal, returns, value, scratch, params, vals, mover))
+    return best
+
+
+@inline_kjit
+def estimated_lookahead_values(
+    legal_mask,
+    step,
+    is_terminal,
+    current_player,
+    returns,
+    value,
+    features,
+    weights,
+    exact,
+    state,
+    params,
+    n_actions,
+    n_players,
+    extend,
+    out,
+    estimated,
+):
+    """:func:`lookahead_values` with the second ply estimated instead of played out.
+
+    For an ``extend``-marked action ``a`` after which the same seat moves on (a
+    "select"), ``out[a]`` is the larger of the mover's best value over the follow-ups
+    ``exact`` marks (played out, as :func:`lookahead_values` does) and the learned
+    guess ``value(state) + weights . features(state, a)`` for the others, and
+    ``estimated[a]`` is set; every other action is scored one ply deep, exactly
+    (``crusadegym.agents.select_prior``). Returns the mover.
+    """
+    mover = current_player(state, params)
+    mask = np.zeros(n_actions, np.uint8)
+    mask2 = np.zeros(n_actions, np.uint8)
+    rewards = np.zeros(n_players, np.float32)
+    vals = np.zeros(n_players, np.float32)
+    f = np.zeros(weights.shape[0], np.float64)
+    s1 = np.empty_like(state)
+    s2 = np.empty_like(state)
+    value(state, params, vals)
+    base = vals[mover]
+    legal_mask(state, params, mask)
+    for a in range(n_actions):
+        out[a] = -np.inf
+        estimated[a] = 0
+        if not mask[a]:
+            continue
+        s1[:] = state
+        step(s1, params, a, rewards)
+        if extend[a] and not is_terminal(s1, params) and current_player(s1, params) == mover:
+            legal_mask(s1, params, mask2)
+            features(state, params, a, s1, mask2, f)
+            guess = base
+            for i in range(f.shape[0]):
+                guess += weights[i] * f[i]
+            best = -np.inf
+            for b in range(n_actions):
+                if mask2[b] and not exact[b]:
+                    best = guess  # some follow-up is left to the guess
+                    break
+            # fmt: off
+            played = played_followups(step, is_terminal, returns, value, s1, params, mask2,
+                                      exact, mover, n_players, s2)
+            # fmt: on
+            out[a] = max(best, played)
+            estimated[a] = 1
+            continue
+        out[a] = mover_value(is_terminal, returns, value, s1, params, vals, mover)
     return mover
 
 
@@ -205,6 +296,31 @@ def bound_lookahead(game: Game, value: Any) -> Any:
             # fmt: off
             return lookahead_values(legal_mask, step, is_terminal, current_player, returns,
                                     value, state, params, n_actions, n_players, extend, out)
+            # fmt: on
+
+        _BOUND[key] = run
+    return _BOUND[key]
+
+
+def bound_estimated_lookahead(game: Game, value: Any, prior: Any) -> Any:
+    """:func:`estimated_lookahead_values` with ``game``'s kernels, ``value`` and a
+    :class:`~.select_prior.SelectPrior` fixed: call it as
+    ``run(state, params, n_actions, n_players, extend, out, estimated)``."""
+    k = game.k
+    key = ("estimated", k.legal_mask, k.step, k.is_terminal, k.current_player, k.returns,
+           value, prior)  # fmt: skip
+    if key not in _BOUND:
+        legal_mask, step, is_terminal = k.legal_mask, k.step, k.is_terminal
+        current_player, returns = k.current_player, k.returns
+        features, weights, exact = prior.parts()
+
+        @kjit
+        def run(state, params, n_actions, n_players, extend, out, estimated):
+            # fmt: off
+            return estimated_lookahead_values(legal_mask, step, is_terminal, current_player,
+                                              returns, value, features, weights, exact, state,
+                                              params, n_actions, n_players, extend, out,
+                                              estimated)
             # fmt: on
 
         _BOUND[key] = run

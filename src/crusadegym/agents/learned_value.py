@@ -176,7 +176,7 @@ class LearnedValue:
             names = [str(n) for n in z["feature_names"]]
             skip = float(z["skip"]) if "skip" in z.files else 0.0
             form = str(z["form"]) if "form" in z.files else "mlp"
-            meta = _saved_meta(str(z["meta"])) if "meta" in z.files else {}
+            meta = saved_meta(str(z["meta"])) if "meta" in z.files else {}
             out = cls(game, feature_set, weights, z["mean"], z["scale"], skip,
                       {**meta, "file": str(path)}, form)  # fmt: skip
         except (KeyError, ValueError, OSError) as e:
@@ -219,7 +219,7 @@ class LearnedValue:
         )
 
 
-def _saved_meta(text: str) -> dict:
+def saved_meta(text: str) -> dict:
     """A checkpoint's metadata (saved as the ``repr`` of a dict of plain values); empty if
     it is not one."""
     try:

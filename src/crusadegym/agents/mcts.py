@@ -26,6 +26,10 @@ Design:
   select-then-act move (an action the heuristic's ``extend`` marks, same seat
   still to move) is scored after its best follow-up, as its prior was: the
   selection alone changes nothing the evaluation sees.
+* **Selection prior (optional, compiled engine).** ``select_prior=PATH`` (a
+  :class:`~.select_prior.SelectPrior`): below the root, a "select"'s prior is a learned
+  guess instead of its played-out follow-ups, made exact when the search first expands
+  it; the search is then several times cheaper per iteration on Deus lo Vult.
 * **Multi-player (max^n).** Values are vectors, one entry per seat; at every node
   the selection maximises the value of *the seat to move there*, so two-stage
   moves and multi-action turns need no special case.
@@ -183,9 +187,17 @@ class MCTSAgent(Agent):
         config: MCTSConfig | None = None,
         heuristic: Heuristic | None = None,
         value: str | None = None,
+        select_prior: str | None = None,
         **options,
     ) -> None:
         super().__init__(seed)
+        self.select_prior = None
+        """A learned selection prior (``mcts:select_prior=PATH``, :mod:`.select_prior`):
+        below the root, the second ply of a "select" is guessed until first expanded."""
+        if select_prior is not None:
+            from .select_prior import SelectPrior
+
+            self.select_prior = SelectPrior.load(select_prior)
         if value is not None:  # ``mcts:value=PATH.npz``: a learned evaluation
             if heuristic is not None:
                 raise ValueError("pass either a heuristic or value=PATH, not both")
@@ -228,7 +240,14 @@ class MCTSAgent(Agent):
                 "(determinized roots); use engine=auto or engine=python"
             )
         if engine == "auto":
-            return "python" if hidden else "compiled"
+            engine = "python" if hidden else "compiled"
+        if self.select_prior is not None:
+            if engine != "compiled":
+                raise ValueError("select_prior runs in the compiled engine only; "
+                                 f"{game.name} searches with engine={engine}")  # fmt: skip
+            if self.select_prior.game != game.name:
+                raise ValueError(f"this selection prior is for {self.select_prior.game}, "
+                                 f"not {game.name}")  # fmt: skip
         return engine
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
@@ -252,7 +271,8 @@ class MCTSAgent(Agent):
         """Root actions, visits and value sums of a search by :mod:`.tree_search`."""
         tree = CompiledTree(game, state, value_kernel(game, heuristic), heuristic.extend,
                             int(self.rng.integers(1 << 62)), cfg.c_uct, cfg.prior_visits,
-                            cfg.rollout_depth, cfg.rollouts_per_leaf, cfg.shuffle)  # fmt: skip
+                            cfg.rollout_depth, cfg.rollouts_per_leaf, cfg.shuffle,
+                            prior=self.select_prior)  # fmt: skip
         deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
         done = tree.search(0)  # the root alone
         if tree.root_actions > 1:

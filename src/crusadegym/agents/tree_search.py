@@ -14,7 +14,10 @@ The tree lives in flat arrays that the caller owns, so a search can stop and res
 * ``nodes[:, node]`` (int64 rows :data:`N_MOVER` ...): the seat to move, terminal flag,
   first edge, edge count, visits, and whether the priors are filled;
 * ``edges_i[:, edge]`` (int64 rows :data:`E_ACTION` ...): the action, visits, child node
-  (-1 until expanded) and the two-ply mark of the evaluation's ``extend`` rule;
+  (-1 until expanded) and the two-ply mark of the evaluation's ``extend`` rule
+  (:data:`ESTIMATED` while a selection prior's guess stands in for the second ply: the
+  first expansion of that edge replaces the guess with the exact value, see
+  :mod:`.select_prior`);
 * ``edges_f[:, edge]`` (float64 rows :data:`E_SUM`, :data:`E_PRIOR`): the sum of the
   mover's values over the visits, and the lookahead value (the prior);
 * ``meta``: nodes used, edges used, deepest level reached.
@@ -33,7 +36,13 @@ import numpy as np
 from crusadegym.core.jit import inline_kjit, jit, kjit
 from crusadegym.core.rng import next_u64, shuffle, stream
 
-from .kernels import lookahead_values, plain_ucb_index, prior_ucb_index, rollout_values
+from .kernels import (
+    estimated_lookahead_values,
+    lookahead_values,
+    plain_ucb_index,
+    prior_ucb_index,
+    rollout_values,
+)  # fmt: skip
 
 if TYPE_CHECKING:
     from crusadegym.core import Game
@@ -42,12 +51,24 @@ N_MOVER, N_TERMINAL, N_FIRST, N_COUNT, N_VISITS, N_RANKED = range(6)
 E_ACTION, E_VISITS, E_CHILD, E_EXTEND = range(4)
 E_SUM, E_PRIOR = range(2)
 M_NODES, M_EDGES, M_DEPTH = range(3)
+ESTIMATED = 2
+"""``E_EXTEND`` of a "select" whose prior is a selection prior's guess (not yet expanded)."""
 
 
 @jit
 def no_extend(state, params, out):
     """The ``extend`` rule of an evaluation without one: no action gets a second ply."""
     out[:] = 0
+
+
+@jit
+def no_features(state, params, action, after, after_mask, out):
+    """The ``features`` kernel of a search without a selection prior (never called)."""
+    out[:] = 0.0
+
+
+NO_PRIOR = (no_features, np.zeros(1), np.zeros(1, np.uint8))
+"""The (features, weights, exact follow-ups) of a search without a selection prior."""
 
 
 @jit
@@ -63,11 +84,14 @@ def select_edge(nodes, edges_i, edges_f, node, c_uct, prior_visits):
     return first + plain_ucb_index(w, n, visits, c_uct)
 
 
-def _kernel(k: Any, value: Any, extend: Any) -> Any:
-    """The search kernel with one game's kernels, evaluation and ``extend`` rule fixed
-    (a closure compiled once per process, like :func:`.kernels.bound_rollout`)."""
+def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
+    """The search kernel with one game's kernels, evaluation, ``extend`` rule and
+    selection prior fixed (a closure compiled once per process, like
+    :func:`.kernels.bound_rollout`)."""
     legal_mask, step, is_terminal = k.legal_mask, k.step, k.is_terminal
     current_player, returns = k.current_player, k.returns
+    estimating = prior is not None
+    features, weights, exact = NO_PRIOR if prior is None else prior
 
     @inline_kjit
     def make_node(states, nodes, edges_i, edges_f, meta, node, params, n_actions, order, rng):
@@ -107,10 +131,20 @@ def _kernel(k: Any, value: Any, extend: Any) -> Any:
         marks = np.zeros(n_actions, np.uint8)
         extend(state, params, marks)
         values = np.empty(n_actions, np.float64)
-        # fmt: off
-        lookahead_values(legal_mask, step, is_terminal, current_player, returns, value, state,
-                         params, n_actions, n_players, marks, values)
-        # fmt: on
+        if estimating and node != 0:  # the root's priors stay exact
+            guessed = np.zeros(n_actions, np.uint8)
+            # fmt: off
+            estimated_lookahead_values(legal_mask, step, is_terminal, current_player, returns,
+                                       value, features, weights, exact, state, params,
+                                       n_actions, n_players, marks, values, guessed)
+            # fmt: on
+            for a in range(n_actions):
+                marks[a] += guessed[a]  # 2: an estimated "select", made exact on expansion
+        else:
+            # fmt: off
+            lookahead_values(legal_mask, step, is_terminal, current_player, returns, value,
+                             state, params, n_actions, n_players, marks, values)
+            # fmt: on
         for e in range(nodes[N_FIRST, node], nodes[N_FIRST, node] + nodes[N_COUNT, node]):
             a = edges_i[E_ACTION, e]
             edges_f[E_PRIOR, e] = values[a]
@@ -133,6 +167,9 @@ def _kernel(k: Any, value: Any, extend: Any) -> Any:
             for e in range(first, first + count):
                 if edges_f[E_PRIOR, e] > edges_f[E_PRIOR, best]:
                     best = e
+            if edges_i[E_EXTEND, edge] == ESTIMATED:  # the guess gives way to the exact value
+                edges_f[E_PRIOR, edge] = edges_f[E_PRIOR, best]
+                edges_i[E_EXTEND, edge] = 1
             state = state.copy()
             rewards = np.zeros(n_players, np.float32)
             step(state, params, edges_i[E_ACTION, best], rewards)
@@ -201,14 +238,16 @@ def _kernel(k: Any, value: Any, extend: Any) -> Any:
 _BOUND: dict[tuple, Any] = {}
 
 
-def bound_search(game: Game, value: Any, extend: Any | None) -> Any:
-    """The compiled search for ``game``'s kernels, evaluation ``value`` and ``extend``
-    rule (``None``: none), compiled once per process and combination."""
+def bound_search(game: Game, value: Any, extend: Any | None, prior: Any = None) -> Any:
+    """The compiled search for ``game``'s kernels, evaluation ``value``, ``extend`` rule
+    (``None``: none) and selection prior (a :class:`~.select_prior.SelectPrior`, or
+    ``None``), compiled once per process and combination."""
     k = game.k
     extend = no_extend if extend is None else extend
-    key = (k.legal_mask, k.step, k.is_terminal, k.current_player, k.returns, value, extend)
+    key = (k.legal_mask, k.step, k.is_terminal, k.current_player, k.returns, value, extend,
+           prior)  # fmt: skip
     if key not in _BOUND:
-        _BOUND[key] = _kernel(k, value, extend)
+        _BOUND[key] = _kernel(k, value, extend, None if prior is None else prior.parts())
     return _BOUND[key]
 
 
@@ -218,10 +257,10 @@ class CompiledTree:
     def __init__(  # the search's constants follow MCTSConfig
         self, game: Game, root: np.ndarray, value: Any, extend: Any | None, seed: int,
         c_uct: float, prior_visits: float, rollout_depth: int, rollouts_per_leaf: int,
-        shuffle_actions: bool, nodes: int = 256,
+        shuffle_actions: bool, nodes: int = 256, prior: Any = None,
     ) -> None:  # fmt: skip
         self.game = game
-        self.run = bound_search(game, value, extend)
+        self.run = bound_search(game, value, extend, prior)
         self.constants = (c_uct, prior_visits, rollout_depth, rollouts_per_leaf, shuffle_actions)
         """The search's constants, in the kernel's argument order (see MCTSConfig)."""
         self.states = np.empty((nodes, root.shape[0]), root.dtype)

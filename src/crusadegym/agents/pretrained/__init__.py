@@ -10,6 +10,10 @@ Loading it needs the ``train`` extra (torch, sb3-contrib), like any ``policy:PAT
 crusadegym.training.searchfit`` (``docs/training.md`` gives the command and how it
 measured); ``mcts:value=pretrained``
 and ``heuristic:value=pretrained`` search with it (numpy only, no extra needed).
+
+``deus_lo_vult_select.npz`` is a selection prior (:mod:`crusadegym.agents.select_prior`)
+fitted for that value by ``python -m crusadegym.training.selectfit``:
+``mcts:value=pretrained:select_prior=pretrained`` (compiled MCTS).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ CHECKPOINTS = {"deus_lo_vult": PRETRAINED_DIR / "deus_lo_vult.zip"}
 """Game name -> shipped checkpoint."""
 VALUE = PRETRAINED_DIR / "deus_lo_vult_value.npz"
 """The shipped learned evaluation (``value=pretrained``)."""
+SELECT_PRIOR = PRETRAINED_DIR / "deus_lo_vult_select.npz"
+"""The shipped selection prior (``select_prior=pretrained``), fitted for ``VALUE``."""
 
 
 def pretrained_path(game: str = "deus_lo_vult") -> Path:
