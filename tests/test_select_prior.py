@@ -210,3 +210,13 @@ def test_a_tiny_recording_and_the_command(tmp_path, capsys):
     assert S.main(["deus", "--games", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("selectfit: ") for line in err)
+
+
+def test_a_missing_checkpoint_is_one_line_on_the_command_line(capsys):
+    from crusadegym.cli import main
+
+    for spec in ("mcts:select_prior=nope.npz", "mcts:value=nope.npz"):
+        argv = ["arena", "deus_lo_vult", "--agents", f"{spec},random", "--games", "1", "--quiet"]
+        assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("crusadegym arena: no ") for line in err)

@@ -39,6 +39,8 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
+from crusadegym.errors import MissingFileError
+
 from .heuristics import Heuristic, get_heuristic
 
 FORMS = ("mlp", "linear")
@@ -166,7 +168,7 @@ class LearnedValue:
     @classmethod
     def _read(cls, path: Path) -> LearnedValue:
         if not path.is_file():
-            raise FileNotFoundError(f"no learned value at {path}; make one with "
+            raise MissingFileError(f"no learned value at {path}; make one with "
                                     "`python -m crusadegym.training.valuefit` (or "
                                     "evolve, searchfit)")  # fmt: skip
         try:

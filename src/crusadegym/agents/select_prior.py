@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from crusadegym.errors import MissingFileError
+
 from .learned_value import saved_meta
 
 GAMES: dict[str, str] = {
@@ -86,7 +88,7 @@ class SelectPrior:
             from .pretrained import SELECT_PRIOR as path
         path = Path(path)
         if not path.is_file():
-            raise FileNotFoundError(f"no selection prior at {path}; make one with "
+            raise MissingFileError(f"no selection prior at {path}; make one with "
                                     "`python -m crusadegym.training.selectfit`")  # fmt: skip
         key = (str(path.resolve()), path.stat().st_mtime_ns)
         if key not in _LOADED:
