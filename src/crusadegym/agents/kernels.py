@@ -156,6 +156,26 @@ def played_followups(step, is_terminal, returns, value, after, params, after_mas
 
 
 @inline_kjit
+def read_selection(legal_mask, step, is_terminal, current_player, returns, value, features,
+                   exact, state, params, action, after, mover, n_players, after_mask, scratch,
+                   f):  # fmt: skip
+    """What a selection prior reads of "select" ``action`` (``after``: ``state`` with it
+    played): if the game goes on with ``mover`` still to move, its legal follow-ups
+    (``after_mask``), its features (``f``) and the mover's best value over the follow-ups
+    ``exact`` marks. Returns (goes on, that value); ``(False, -inf)`` otherwise. The
+    search's estimate and :mod:`crusadegym.training.selectfit`'s recording both read a
+    selection here, so a prior is fitted on exactly what it is given in play."""
+    if is_terminal(after, params) or current_player(after, params) != mover:
+        return False, -np.inf
+    legal_mask(after, params, after_mask)
+    features(state, params, action, after, after_mask, f)
+    # fmt: off
+    return True, played_followups(step, is_terminal, returns, value, after, params, after_mask,
+                                  exact, mover, n_players, scratch)
+    # fmt: on
+
+
+@inline_kjit
 def estimated_lookahead_values(
     legal_mask,
     step,
@@ -201,24 +221,24 @@ def estimated_lookahead_values(
             continue
         s1[:] = state
         step(s1, params, a, rewards)
-        if extend[a] and not is_terminal(s1, params) and current_player(s1, params) == mover:
-            legal_mask(s1, params, mask2)
-            features(state, params, a, s1, mask2, f)
-            guess = base
-            for i in range(f.shape[0]):
-                guess += weights[i] * f[i]
-            best = -np.inf
-            for b in range(n_actions):
-                if mask2[b] and not exact[b]:
-                    best = guess  # some follow-up is left to the guess
-                    break
+        if extend[a]:
             # fmt: off
-            played = played_followups(step, is_terminal, returns, value, s1, params, mask2,
-                                      exact, mover, n_players, s2)
+            goes_on, played = read_selection(legal_mask, step, is_terminal, current_player,
+                                             returns, value, features, exact, state, params, a,
+                                             s1, mover, n_players, mask2, s2, f)
             # fmt: on
-            out[a] = max(best, played)
-            estimated[a] = 1
-            continue
+            if goes_on:
+                guess = base
+                for i in range(f.shape[0]):
+                    guess += weights[i] * f[i]
+                best = -np.inf
+                for b in range(n_actions):
+                    if mask2[b] and not exact[b]:
+                        best = guess  # some follow-up is left to the guess
+                        break
+                out[a] = max(best, played)
+                estimated[a] = 1
+                continue
         out[a] = mover_value(is_terminal, returns, value, s1, params, vals, mover)
     return mover
 

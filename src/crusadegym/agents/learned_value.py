@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,13 +158,7 @@ class LearnedValue:
         (the arena builds its agents afresh for every game)."""
         if str(path) == "pretrained":
             from .pretrained import VALUE as path
-        path = Path(path)
-        if path.is_file():
-            key = (str(path.resolve()), path.stat().st_mtime_ns)
-            if key not in _LOADED:
-                _LOADED[key] = cls._read(path)
-            return _LOADED[key]
-        return cls._read(path)
+        return load_once(Path(path), _LOADED, cls._read)
 
     @classmethod
     def _read(cls, path: Path) -> LearnedValue:
@@ -219,6 +214,18 @@ class LearnedValue:
             extend=base.extend,
             mcts_defaults={**(base.mcts_defaults or {}), **mcts_defaults},
         )
+
+
+def load_once(path: Path, cache: dict, read: Callable[[Path], Any]) -> Any:
+    """``read(path)``, once per unchanged file and process (``cache`` is keyed by the
+    resolved path and its modification time), so a checkpoint's kernels compile once; a
+    missing file goes to ``read``, which says what to do."""
+    if not path.is_file():
+        return read(path)
+    key = (str(path.resolve()), path.stat().st_mtime_ns)
+    if key not in cache:
+        cache[key] = read(path)
+    return cache[key]
 
 
 def saved_meta(text: str) -> dict:

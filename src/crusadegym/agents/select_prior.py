@@ -32,7 +32,7 @@ import numpy as np
 
 from crusadegym.errors import MissingFileError
 
-from .learned_value import saved_meta
+from .learned_value import load_once, saved_meta
 
 GAMES: dict[str, str] = {
     "deus_lo_vult": "crusadegym.agents.heuristics.deus_lo_vult_select",
@@ -86,17 +86,13 @@ class SelectPrior:
         gives the same object, so its search compiles once per process."""
         if str(path) == "pretrained":
             from .pretrained import SELECT_PRIOR as path
-        path = Path(path)
-        if not path.is_file():
-            raise MissingFileError(f"no selection prior at {path}; make one with "
-                                    "`python -m crusadegym.training.selectfit`")  # fmt: skip
-        key = (str(path.resolve()), path.stat().st_mtime_ns)
-        if key not in _LOADED:
-            _LOADED[key] = cls._read(path)
-        return _LOADED[key]
+        return load_once(Path(path), _LOADED, cls._read)
 
     @classmethod
     def _read(cls, path: Path) -> SelectPrior:
+        if not path.is_file():
+            raise MissingFileError(f"no selection prior at {path}; make one with "
+                                    "`python -m crusadegym.training.selectfit`")  # fmt: skip
         try:
             z = np.load(path, allow_pickle=False)
             game, names = str(z["game"]), [str(n) for n in z["feature_names"]]

@@ -34,7 +34,7 @@ import numpy as np
 
 from crusadegym.agents.heuristics import Heuristic, extend_mask, resolve_heuristic, value_kernel
 from crusadegym.agents.heuristics.agent import HeuristicAgent
-from crusadegym.agents.kernels import bound_lookahead, played_followups
+from crusadegym.agents.kernels import bound_lookahead, read_selection
 from crusadegym.agents.options import parse_options
 from crusadegym.agents.select_prior import SelectPrior, feature_module
 from crusadegym.core import Game, make_game
@@ -76,13 +76,10 @@ def _bound_recorder(game: Game, value, features, exact):
                 continue
             s1[:] = state
             step(s1, params, a, rewards)
-            if is_terminal(s1, params) or current_player(s1, params) != mover:
-                continue
-            legal_mask(s1, params, mask2)
-            features(state, params, a, s1, mask2, x[a])
             # fmt: off
-            best_exact[a] = played_followups(step, is_terminal, returns, value, s1, params,
-                                             mask2, exact, mover, n_players, s2)
+            _, best_exact[a] = read_selection(legal_mask, step, is_terminal, current_player,
+                                              returns, value, features, exact, state, params, a,
+                                              s1, mover, n_players, mask2, s2, x[a])
             # fmt: on
 
     return run
