@@ -460,11 +460,19 @@ def test_tie_rules(tie_rule, expected):
 
 
 def test_the_turn_cap_truncates_and_scores_on_coins():
-    g, s = position(SPARE, "seat=1 ap=7 phase=army score=1,0 turn=5", max_turns=5)
+    # max_turns counts per seat: with 2 seats, turn 10 is seat 1's fifth and last
+    g, s = position(SPARE, "seat=1 ap=7 phase=army score=1,0 turn=10", max_turns=5)
     rewards = play(g, s, "end")
     assert g.is_terminal(s) and g.is_truncated(s) and rewards.tolist() == [1.0, -1.0]
     with pytest.raises(IllegalActionError):
         play(g, s, "end")
+
+
+def test_the_turn_cap_counts_every_seats_turns():
+    # turn 9 is seat 0's fifth: seat 1 still has its fifth turn to play
+    g, s = position(SPARE, "seat=0 ap=7 phase=army score=1,0 turn=9", max_turns=5)
+    play(g, s, "end")
+    assert not g.is_terminal(s) and g.current_player(s) == 1
 
 
 def test_cell_names_match_the_board():

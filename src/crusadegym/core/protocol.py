@@ -142,6 +142,9 @@ class GameSpec:
     """Optional ``action_view(action, state, params, seat) -> str``: the label of an action
     played in ``state`` as ``seat`` may see it (a rival's face-down card is not named).
     ``None``: ``action_to_str`` is public."""
+    turn_limit_slot: int = -1
+    """The params slot holding the turn cap over all seats (``core/turn_cap.py``: the
+    ``max_turns`` option counts per seat); -1 for a game without a cap."""
 
 
 class Game:

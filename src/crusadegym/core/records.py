@@ -8,7 +8,13 @@ same actions gives the same states on any machine. The file is plain JSON::
     {"format": "crusadegym-replay/1", "crusadegym_version": "0.1.0",
      "game": "deus_lo_vult", "spec_version": 1, "config": {...},
      "layout_hash": "3f2a...", "seed": 7, "actions": [12, 140, ...],
-     "final_state_sha256": "9b1c..." (optional), "note": "..." (optional)}
+     "final_state_sha256": "9b1c..." (optional), "note": "..." (optional),
+     "turn_cap": "per_seat"}
+
+``turn_cap`` says how the config's ``max_turns`` counts (``core/turn_cap.py``): files
+written since the cap became per seat say ``"per_seat"``; a file without it was recorded
+when ``max_turns`` counted the turns of all seats together, and is loaded with that
+limit put into the compiled params as it was, so it still replays bit for bit.
 
 A **state file** stores one state array with a header naming the game, spec
 version, config and layout hash, so that it cannot be loaded into another game.
@@ -40,6 +46,11 @@ from .registry import get_spec, make_game
 REPLAY_FORMAT = "crusadegym-replay/1"
 STATE_FORMAT = "crusadegym-state/1"
 _REPLAY_FIELDS = ("game", "spec_version", "config", "layout_hash", "seed", "actions")
+TURN_CAP_PER_SEAT = "per_seat"
+"""``turn_cap`` of records written now: ``max_turns`` counts each seat's turns."""
+TURN_CAP_ALL_SEATS = "all_seats"
+"""``turn_cap`` of records without the field: ``max_turns`` counted all seats' turns."""
+TURN_CAPS = (TURN_CAP_PER_SEAT, TURN_CAP_ALL_SEATS)
 
 
 class RecordError(ValueError):
@@ -60,6 +71,7 @@ class Replay:
     crusadegym_version: str = ""
     note: str = ""
     extra: dict = field(default_factory=dict)
+    turn_cap: str = TURN_CAP_PER_SEAT
 
     def to_json(self) -> dict:
         """The replay as a JSON-ready dict (the on-disk format)."""
@@ -72,6 +84,7 @@ class Replay:
             "layout_hash": self.layout_hash,
             "seed": self.seed,
             "actions": list(self.actions),
+            "turn_cap": self.turn_cap,
         }
         if self.final_state_sha256 is not None:
             data["final_state_sha256"] = self.final_state_sha256
@@ -210,12 +223,23 @@ def replay_from_json(text: str, source: str = "replay") -> Replay:
         crusadegym_version=str(data.get("crusadegym_version", "")),
         note=str(data.get("note", "")),
         extra=data.get("extra") if isinstance(data.get("extra"), dict) else {},
+        turn_cap=_turn_cap(data, source),
     )
+
+
+def _turn_cap(header: dict, source: Any) -> str:
+    """How a record's ``max_turns`` counts; a record without the field predates per-seat caps."""
+    cap = header.get("turn_cap", TURN_CAP_ALL_SEATS)
+    if cap not in TURN_CAPS:
+        raise RecordError(f"{source}: 'turn_cap' must be one of {TURN_CAPS}, got {cap!r}")
+    return cap
 
 
 def game_for(rec: Replay) -> Game:
     """The :class:`Game` a replay was recorded with; :class:`RecordError` if it cannot exist."""
-    return _game_for_header(rec.game, rec.spec_version, rec.config, rec.layout_hash, "replay")
+    return _game_for_header(
+        rec.game, rec.spec_version, rec.config, rec.layout_hash, "replay", turn_cap=rec.turn_cap
+    )
 
 
 def replay(rec: Replay, game: Game | None = None) -> tuple[Game, np.ndarray]:
@@ -225,10 +249,10 @@ def replay(rec: Replay, game: Game | None = None) -> tuple[Game, np.ndarray]:
     raises :class:`RecordError` naming its step; a stored final-state hash is
     verified. Pass ``game`` to check the replay against an existing game.
     """
-    if game is None:
-        game = game_for(rec)
-    else:
+    if game is not None:
         _check_same_game(game, rec.game, rec.spec_version, rec.layout_hash, "replay")
+    if game is None or rec.turn_cap != TURN_CAP_PER_SEAT:
+        game = game_for(rec)
     states = np.zeros((len(rec.actions) + 1, game.state_size), STATE_DTYPE)
     state = game.new_state(rec.seed)
     states[0] = state
@@ -263,6 +287,7 @@ def save_state(path: str | os.PathLike, game: Game, state: np.ndarray) -> None:
         "layout_hash": game.layout_hash(),
         "state_size": game.state_size,
         "state_sha256": state_sha256(state),
+        "turn_cap": TURN_CAP_PER_SEAT,
     }
     with open(path, "wb") as f:
         np.savez(f, header=np.array(json.dumps(header)), state=state)
@@ -284,6 +309,7 @@ def load_state(path: str | os.PathLike, game: Game | None = None) -> tuple[Game,
             header["layout_hash"],
             path,
             "state file",
+            turn_cap=_turn_cap(header, path),
         )
     else:
         _check_same_game(
@@ -351,7 +377,13 @@ def _jsonable_config(game: Game) -> dict:
 
 
 def _game_for_header(
-    name: str, version: Any, config: dict, layout_hash: str, source: Any, kind: str = "replay"
+    name: str,
+    version: Any,
+    config: dict,
+    layout_hash: str,
+    source: Any,
+    kind: str = "replay",
+    turn_cap: str = TURN_CAP_PER_SEAT,
 ) -> Game:
     try:
         spec = get_spec(name)
@@ -369,6 +401,17 @@ def _game_for_header(
             f"{source}: config mismatch: {name} with config {config} has layout hash "
             f"{game.layout_hash()}, the file says {layout_hash}"
         )
+    if turn_cap == TURN_CAP_ALL_SEATS:
+        with_all_seats_turn_limit(game, config)
+    return game
+
+
+def with_all_seats_turn_limit(game: Game, config: dict) -> Game:
+    """Give ``game`` the turn cap a record without ``turn_cap`` was played with: its
+    ``max_turns`` then counted the turns of all seats together (``core/turn_cap.py``)."""
+    slot = game.spec.turn_limit_slot
+    if slot >= 0 and "max_turns" in config:
+        game.params[slot] = int(config["max_turns"])
     return game
 
 

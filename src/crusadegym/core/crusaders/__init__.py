@@ -11,7 +11,7 @@ import numpy as np
 
 from ..protocol import GameSpec, Kernels
 from . import actions, invariant_kernel, observe, rules, tables
-from .config import CrusadersConfig, make_params
+from .config import P_MAX_TURNS, CrusadersConfig, make_params
 from .determinize import determinize
 from .layout import STATE_SIZE
 
@@ -58,6 +58,7 @@ def _invariants(state: np.ndarray, params: np.ndarray) -> list:
 SPEC = GameSpec(
     name="crusaders",
     version=1,
+    turn_limit_slot=P_MAX_TURNS,
     config_cls=CrusadersConfig,
     make_params=make_params,
     sizes=_sizes,

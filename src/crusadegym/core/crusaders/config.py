@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..turn_cap import turn_limit
 from . import tables as T
 
 WHEELS = ("shared_random", "unpredictable")  # [C] standard game / Unpredictable variant
@@ -41,8 +42,9 @@ class CrusadersConfig:
     "free" (Free choice variant) [C1] or "none". split: how an upgraded wedge's value
     is split, "free" [C BGA] or "one_each" [C1 player aid]. skip_turn: when "Skip turn &
     distribute" is allowed. upgrades: False is the Learning Game [C]. supply: influence
-    supply, 0 = 20 + 60 per player [C]. max_turns: cap (the game then ends truncated
-    and is scored). muster_many: one Muster may flip several troops [U, default no].
+    supply, 0 = 20 + 60 per player [C]. max_turns: turn cap per seat (the game then
+    ends truncated and is scored; ``core/turn_cap.py``). muster_many: one Muster may
+    flip several troops [U, default no].
     shared_start: players may share a starting region [U, default no].
     mill_effects: a Mill removing a Keep/Chapel/Vault I-III grants its printed effect [I].
     """
@@ -55,7 +57,7 @@ class CrusadersConfig:
     skip_turn: str = "all_upgraded"
     upgrades: bool = True
     supply: int = 0
-    max_turns: int = 400
+    max_turns: int = 200
     muster_many: bool = False
     shared_start: bool = False
     mill_effects: bool = True
@@ -93,7 +95,7 @@ def make_params(cfg: CrusadersConfig) -> np.ndarray:
     p[P_SKIP] = SKIP_TURNS.index(cfg.skip_turn)
     p[P_UPGRADES] = int(cfg.upgrades)
     p[P_SUPPLY] = cfg.supply or T.SUPPLY_BASE + T.SUPPLY_PER_PLAYER * cfg.players
-    p[P_MAX_TURNS] = cfg.max_turns
+    p[P_MAX_TURNS] = turn_limit(cfg.max_turns, cfg.players)  # over all seats
     p[P_MUSTER_MANY] = int(cfg.muster_many)
     p[P_SHARED_START] = int(cfg.shared_start)
     p[P_MILL_EFFECTS] = int(cfg.mill_effects)

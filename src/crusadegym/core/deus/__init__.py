@@ -10,7 +10,7 @@ import numpy as np
 
 from ..protocol import GameSpec, Kernels
 from . import actions, cards, invariant_kernel, observe, rules, tables
-from .config import DeusConfig, make_params
+from .config import P_MAX_TURNS, DeusConfig, make_params
 from .layout import STATE_SIZE
 
 # Longest possible turn, in steps: a build (card, region, one payment choice per cost
@@ -61,6 +61,7 @@ def _invariants(state: np.ndarray, params: np.ndarray) -> list:
 SPEC = GameSpec(
     name="deus",
     version=1,
+    turn_limit_slot=P_MAX_TURNS,
     config_cls=DeusConfig,
     make_params=make_params,
     sizes=_sizes,

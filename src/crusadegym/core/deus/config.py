@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..turn_cap import turn_limit
 from . import tables as T
 
 # Option values are named; kernels compare against these constants.
@@ -45,7 +46,8 @@ class DeusConfig:
     "leftovers" (most resources + gold left among the tied, a common house rule [P]).
     first_spacing: "if_possible" (the two-empty-regions spacing of first buildings is
     dropped when no edge region satisfies it) or "strict".
-    max_turns: turn cap; a game reaching it ends truncated and is scored as it stands [P].
+    max_turns: turn cap per seat (``core/turn_cap.py``): a game still going after every
+    seat has played this many turns ends truncated and is scored as it stands [P].
     """
 
     players: int = 2
@@ -53,7 +55,7 @@ class DeusConfig:
     payment: str = "choose"
     tie_break: str = "shared"
     first_spacing: str = "if_possible"
-    max_turns: int = 200
+    max_turns: int = 100
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple) -> None:
@@ -83,7 +85,7 @@ def make_params(cfg: DeusConfig) -> np.ndarray:
     p[P_PAYMENT] = PAYMENTS.index(cfg.payment)
     p[P_TIE] = TIE_BREAKS.index(cfg.tie_break)
     p[P_SPACING] = SPACINGS.index(cfg.first_spacing)
-    p[P_MAX_TURNS] = cfg.max_turns
+    p[P_MAX_TURNS] = turn_limit(cfg.max_turns, cfg.players)  # over all seats
     p[P_ON_BOARD : P_ON_BOARD + T.N_REGIONS] = np.arange(T.N_REGIONS) < n_tiles * 7
     p[P_EDGE : P_EDGE + T.N_REGIONS] = T.edge_regions(n_tiles)
     return p

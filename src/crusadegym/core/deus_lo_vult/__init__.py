@@ -10,7 +10,7 @@ import numpy as np
 
 from ..protocol import GameSpec, Kernels, LegacyLayout
 from . import actions, invariant_kernel, observe, rules, tables
-from .config import DuelConfig, make_params
+from .config import P_MAX_TURNS, DuelConfig, make_params
 from .layout import STATE_SIZE, V1_STATE_SIZE, project_v1
 
 # Longest possible game, in steps: setup per round (up to 12 Saracen picks + up to 13
@@ -51,6 +51,7 @@ def _invariants(state: np.ndarray, params: np.ndarray) -> list:
 SPEC = GameSpec(
     name="deus_lo_vult",
     version=1,
+    turn_limit_slot=P_MAX_TURNS,
     config_cls=DuelConfig,
     make_params=make_params,
     sizes=_sizes,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..turn_cap import turn_limit
 from . import tables as T
 
 DEPLOYMENTS = ("saracenic", "latin", "campaign")  # [R] "three different deployment styles"
@@ -81,7 +82,8 @@ class DuelConfig:
     double_arrow_adjacent / double_arrow_vs_shield: the double-arrow home rules [R].
     coin_facing: the City Quarters' coin edge faces "centre" [R] or "out" [P].
     rounds: 1-3 (3 in the rulebook; fewer for fast tests and training).
-    max_turns: turn cap; a game reaching it ends truncated and is scored on coins [P].
+    max_turns: turn cap per seat (``core/turn_cap.py``): a game still going after every
+    seat has played this many turns ends truncated and is scored on coins [P].
     saracen_targets: Saracens and City Quarter towers attack "rivals" (the opponents of
     the seat playing them, [R "Attack from the City"]) or "any" Crusader.
     weaken_cost: weakening is "free" [R "Heal Unit"] or costs an "action_point" [R
@@ -102,7 +104,7 @@ class DuelConfig:
     double_arrow_vs_shield: str = "blocked"
     coin_facing: str = "centre"
     rounds: int = 3
-    max_turns: int = 120
+    max_turns: int = 60
     saracen_targets: str = "rivals"
     weaken_cost: str = "free"
     saracen_cap: int = 0
@@ -161,7 +163,7 @@ def make_params(cfg: DuelConfig) -> np.ndarray:
     p[P_TIE] = TIE_RULES.index(cfg.tie_rule)
     p[P_DBL_ADJ] = int(cfg.double_arrow_adjacent)
     p[P_DBL_SHIELD] = DOUBLE_ARROW_SHIELD.index(cfg.double_arrow_vs_shield)
-    p[P_MAX_TURNS] = cfg.max_turns
+    p[P_MAX_TURNS] = turn_limit(cfg.max_turns, cfg.players)  # over all seats
     p[P_ROUNDS] = cfg.rounds
     p[P_SARACEN_TARGETS] = SARACEN_TARGETS.index(cfg.saracen_targets)
     p[P_WEAKEN_COST] = WEAKEN_COSTS.index(cfg.weaken_cost)

@@ -158,6 +158,7 @@ def _invariants(state: np.ndarray, params: np.ndarray) -> list:
 SPEC = GameSpec(
     name="deus_lo_vult_campaign",
     version=1,
+    turn_limit_slot=P_MAX_TURNS,
     config_cls=CampaignConfig,
     make_params=make_params,
     sizes=_sizes,
