@@ -26,9 +26,16 @@ import numpy as np
 from crusadegym.core import Game
 from crusadegym.core.crusaders import layout as L
 from crusadegym.core.crusaders import tables as T
+from crusadegym.core.crusaders.actions import N_ACTIONS
 from crusadegym.core.crusaders.board import action_bonus, base
 from crusadegym.core.crusaders.config import P_ACTIVE, P_PLAYERS
-from crusadegym.core.crusaders.rules import current_player, is_terminal, legal_mask, step
+from crusadegym.core.crusaders.rules import (
+    current_player,
+    is_terminal,
+    legal_mask,
+    returns,
+    step,
+)
 from crusadegym.core.crusaders.scoring import final_points
 from crusadegym.core.crusaders.wheel import wedge_value
 from crusadegym.core.jit import ajit, jit
@@ -124,16 +131,10 @@ def relative_value(state, params, p):
 @jit
 def evaluate(state, params, out):
     """Value per seat in [-1, 1] (the final result once the game is over)."""
-    players = params[P_PLAYERS]
     if state[L.OVER]:
-        best, who = -1, 0
-        for p in range(players):
-            if state[base(p) + L.PL_SCORE] > best:
-                best, who = state[base(p) + L.PL_SCORE], p
-        for p in range(players):
-            out[p] = 1.0 if p == who else -1.0
+        returns(state, params, out)  # the winner +1, the others -1 [R "Scoring"]
         return
-    for p in range(players):
+    for p in range(params[P_PLAYERS]):
         out[p] = np.tanh(relative_value(state, params, p) / SCALE)
 
 
@@ -186,6 +187,25 @@ def turn_values(state, params, n_actions, n_players, noise, values):
         values[a] = _outcome(c, params, p) + noise[a]
 
 
+@ajit
+def evaluate_turn(state, params, out):
+    """The MCTS value: finish the mover's turn greedily on a copy, then :func:`evaluate`.
+
+    A Crusaders turn is a chain of sub-decisions (wedge, split, boosts, targets,
+    sowing) that score nothing until the chain is done: a state halfway through a
+    turn reads as if its action were wasted. So search values (priors and leaves) are
+    taken where the turn ends, as the heuristic's own lookahead does.
+    """
+    if is_terminal(state, params) or state[L.PHASE] == L.PH_TURN:
+        evaluate(state, params, out)
+        return
+    trial = state.copy()
+    mask = np.zeros(N_ACTIONS, np.uint8)
+    rewards = np.zeros(params[P_PLAYERS], np.float32)
+    _complete_turn(trial, params, current_player(trial, params), N_ACTIONS, mask, rewards)
+    evaluate(trial, params, out)
+
+
 def choose(game: Game, state: np.ndarray, rng: np.random.Generator) -> int:
     """The legal action whose completed turn is best for the mover (random tie-break)."""
     game.check_state(state)
@@ -203,7 +223,7 @@ HEURISTIC = Heuristic(
     "scoring the result: influence, end-game points now, uncovered bonuses, upgraded "
     "wedges, the fullest wedge, knights' distance to tiles, enemies and building room, "
     "minus the best rival's.",
-    value=evaluate,
+    value=evaluate_turn,
     choose=choose,
     mcts_defaults={"iterations": 100, "rollout_depth": 0},
 )
