@@ -162,6 +162,7 @@ def test_deus_lo_vult_plays_through_the_same_api(url):
         move = {"actions": v["actions"], "move": v["legal"][0]["id"]}
         v = call(url, "/api/play", {**body, **move})[1]
     assert v["over"] and v["returns"] is not None
+    assert v["ending"] == "ended at the turn cap"  # 4 turns a seat end no round
 
 
 def test_clicks_on_the_board_are_read_like_typed_cells(url):

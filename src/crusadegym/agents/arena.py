@@ -13,6 +13,10 @@
 * **Results** (:mod:`.stats`): win rate with 95% Wilson interval, mean return
   margin, pairwise scores and OpenSkill Plackett-Luce ratings; ``results.json``
   plus ``arena_ratings.png`` and ``arena_pairwise.png`` in ``--out``.
+* **Cap endings** are counted everywhere: a game the config's turn cap stopped is no
+  result of the rules, so the table has an "at cap" column, the command prints how
+  many games the cap stopped, and ``results.json`` holds ``cap_endings`` in all, per
+  agent (``summary``) and per pairing (``pairwise.cap_endings``).
 * **Parallel** games with ``--workers N`` (a fork-based process pool).
 """
 
@@ -37,7 +41,7 @@ from crusadegym.core.records import save_replay
 from .base import select_action
 from .options import make_game_with_players, parse_options, with_preset
 from .registry import make_agent
-from .stats import agent_summary, openskill_ratings, pairwise_scores
+from .stats import agent_summary, cap_endings, openskill_ratings, pairwise_scores
 
 MODES = ("round-robin", "gauntlet")
 
@@ -259,6 +263,7 @@ def run_arena(
         "mode": mode,
         "games_per_lineup": games_per_lineup,
         "seed": seed,
+        "cap_endings": cap_endings(records),
         "summary": agent_summary(records, agents),
         "ratings": openskill_ratings(records, agents),
         "pairwise": pairwise_scores(records, agents),
@@ -278,16 +283,23 @@ def format_table(result: dict) -> str:
     rows = sorted(result["agents"], key=lambda a: -result["ratings"][a]["ordinal"])
     width = max(8, *(len(a) for a in rows))
     lines = [
-        f"{'agent':<{width}}  games  win rate  95% CI          margin    mu     sigma",
+        f"{'agent':<{width}}  games  win rate  95% CI          margin    mu     sigma  at cap",
     ]
     for a in rows:
         s, r = result["summary"][a], result["ratings"][a]
         lo, hi = s["win_rate_ci95"]
         lines.append(
             f"{a:<{width}}  {s['games']:>5}  {s['win_rate']:>8.3f}  [{lo:.3f}, {hi:.3f}]  "
-            f"{s['mean_margin']:>+6.3f}  {r['mu']:>6.2f}  {r['sigma']:>5.2f}"
+            f"{s['mean_margin']:>+6.3f}  {r['mu']:>6.2f}  {r['sigma']:>5.2f}  {s['cap_endings']:>6}"
         )
     return "\n".join(lines)
+
+
+def format_cap_endings(result: dict) -> str:
+    """One line: how many games the turn cap stopped (they are no result of the rules)."""
+    n, capped = len(result["records"]), result["cap_endings"]
+    line = f"{capped} of {n} games ended at the turn cap"
+    return line + (" (scored as they stood; not a result of the rules)" if capped else "")
 
 
 def write_results(result: dict, out_dir: str, plots: bool = True) -> list[str]:
@@ -374,6 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     t = result["timing"]
     n = len(result["records"])
     print(f"{n} games in {t['seconds']:.1f} s, mean {t['mean_steps']:.0f} steps per game")
+    print(format_cap_endings(result))
     print(format_move_times(t["seconds_per_move"]))
     if args.out:
         for path in write_results(result, args.out, plots=not args.no_plots):

@@ -2,7 +2,8 @@
 
 ``crusadegym ladder --games 200 --workers 2`` (or ``python -m crusadegym.agents.ladder``)
 
-For each game of :data:`LADDER_GAMES` (or ``--game``, repeatable) it plays a
+For each game of :data:`LADDER_GAMES` (or ``--game``, repeatable), at its default config
+(:data:`LADDER_OPTIONS`: the Campaign is played from the ``kyivan`` preset), it plays a
 round-robin (:func:`crusadegym.agents.arena.run_arena`: seats rotated, seeded games,
 OpenSkill Plackett-Luce ratings, Wilson intervals) between
 
@@ -17,7 +18,9 @@ It writes each game's ``results.json`` (and the arena's plots) under ``--out``, 
 replaces the section between :data:`BEGIN` and :data:`END` in ``--doc`` (added at the
 end of the file the first time) with, per game, the ratings table, the pairwise table
 (wins-losses-draws and score of the row agent over the column agent) and the command
-that made it. Nothing else in the page changes.
+that made it. Every table counts the games the turn cap stopped (per agent and per
+pairing: they are no result of the rules) and each agent's milliseconds per decision.
+Nothing else in the page changes.
 """
 
 from __future__ import annotations
@@ -35,8 +38,11 @@ from .arena import pin_torch_threads, run_arena, write_results
 from .options import parse_options
 from .stats import wilson_interval
 
-LADDER_GAMES = ("deus_lo_vult", "deus", "crusaders")
+LADDER_GAMES = ("deus_lo_vult", "deus_lo_vult_campaign", "deus", "crusaders")
 """The suite's games, in the order the ladder plays and prints them."""
+
+LADDER_OPTIONS: dict[str, dict] = {"deus_lo_vult_campaign": {"preset": "kyivan"}}
+"""Options a game is laddered with unless ``-o`` says otherwise (the rest: its defaults)."""
 
 DEFAULT_BUDGETS = (25, 100, 400)
 """MCTS iterations per decision on the ladder: below, at and above Deus lo Vult's default."""
@@ -99,26 +105,32 @@ def game_section(result: dict, command: str) -> str:
     agents = sorted(result["agents"], key=lambda a: -result["ratings"][a]["ordinal"])
     lines = [f"### {result['game']}", "", "```bash", command, "```", ""]
     t = result["timing"]
+    total = len(result["records"])
     lines += [
         f"Options {result['options'] or '{}'} (the game's defaults otherwise), "
         f"{result['players']} players, {result['games_per_lineup']} games per pairing, seats "
-        f"alternating, seed {result['seed']}; {len(result['records'])} games in "
+        f"alternating, seed {result['seed']}; {total} games in "
         f"{t['seconds']:.0f} s with {t['workers']} worker(s), {t['mean_steps']:.0f} steps per "
-        "game.",
+        f"game. **{result['cap_endings']} of {total} games ended at the turn cap.**",
         "",
         "| agent | games | win rate | 95% Wilson CI | mean margin | OpenSkill mu ± sigma "
-        "| ordinal |",
-        "|---|---|---|---|---|---|---|",
+        "| ordinal | at cap | ms per decision |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for a in agents:
         s, r = result["summary"][a], result["ratings"][a]
         lo, hi = s["win_rate_ci95"]
+        ms = t["seconds_per_move"].get(a)
         lines.append(
             f"| {_label(a)} | {s['games']} | {s['win_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | "
-            f"{s['mean_margin']:+.2f} | {r['mu']:.1f} ± {r['sigma']:.1f} | {r['ordinal']:.1f} |"
+            f"{s['mean_margin']:+.2f} | {r['mu']:.1f} ± {r['sigma']:.1f} | {r['ordinal']:.1f} | "
+            f"{s['cap_endings']} | {'' if ms is None else f'{ms * 1e3:.2f}'} |"
         )
     lines += ["", "Pairwise: wins-losses-draws of the row agent against the column agent, "
-              "its score (win 1, draw 1/2) and the score's 95% Wilson interval.", ""]  # fmt: skip
+              "its score (win 1, draw 1/2), the score's 95% Wilson interval, and how many "
+              "of those games ended at the turn cap.", ""]  # fmt: skip
+    pairwise = result["pairwise"]
+    index = {a: i for i, a in enumerate(pairwise["agents"])}
     lines.append("| | " + " | ".join(_label(a) for a in agents) + " |")
     lines.append("|---" * (len(agents) + 1) + "|")
     for a in agents:
@@ -133,7 +145,10 @@ def game_section(result: dict, command: str) -> str:
                 cells.append("")
                 continue
             lo, hi = wilson_interval(w + d / 2, n)
-            cells.append(f"{w}-{l_}-{d}, {(w + d / 2) / n:.2f} [{lo:.2f}, {hi:.2f}]")
+            capped = pairwise["cap_endings"][index[a]][index[b]]
+            cells.append(
+                f"{w}-{l_}-{d}, {(w + d / 2) / n:.2f} [{lo:.2f}, {hi:.2f}], {capped} at cap"
+            )
         lines.append(f"| **{_label(a)}** | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -259,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         sections: dict[str, str] = {}
         for game in games:
             agents = ladder_agents(game, budgets, learned.get(game, []), not args.no_shipped)
-            options = game_options(args.option, game)
+            options = {**LADDER_OPTIONS.get(game, {}), **game_options(args.option, game)}
             pin_torch_threads(agents, 1)
             result = run_arena(game, agents, games_per_lineup=args.games, seed=args.seed,
                                options=options, workers=args.workers,

@@ -27,6 +27,7 @@ import numpy as np
 
 from crusadegym.core import Game
 from crusadegym.core.records import save_replay
+from crusadegym.core.turn_cap import ENDED_AT_CAP
 from crusadegym.errors import UserError
 
 from .base import select_action
@@ -202,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         state = played.state
         elapsed = time.perf_counter() - start
         how = ", stopped (quit)" if played.quit else ""
-        how += ", truncated" if game.is_truncated(state) else ""
+        how += f", {ENDED_AT_CAP}" if game.is_truncated(state) else ""
         print(f"=== game {g + 1}/{args.games} (seed {seed}): {len(played.actions)} steps, "
               f"{elapsed:.1f} s{how}")  # fmt: skip
         if not args.no_board or has_human:

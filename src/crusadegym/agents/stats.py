@@ -8,6 +8,9 @@ Inputs are plain game records: ``{"seats": [agent name per seat], "returns":
 * **margin**: the seat's return minus the mean return of the other seats.
 * **pairwise score** of A over B: over every game with A and B in different
   seats, 1 if A's return beats B's, 0.5 if equal, 0 if lower (averaged).
+* **cap ending**: a game the config's turn cap stopped (``"truncated"`` in its record):
+  scored like any other by the game, but not a result of the rules, so every table
+  counts them (per agent and per pairing) beside the scores.
 * **rating**: OpenSkill Plackett-Luce (Weng & Lin, 2011) on the finishing order,
   games processed in record order. ``ordinal = mu - 3 sigma`` is the
   conservative skill. An agent in several seats of one game is rated once, by
@@ -49,10 +52,11 @@ def seat_outcomes(returns: list[float]) -> list[str]:
 
 
 def agent_summary(records: list[dict], agents: list[str]) -> dict[str, dict]:
-    """Per agent: games, wins, draws, win rate with Wilson 95% CI, mean margin."""
+    """Per agent: games, wins, draws, win rate with Wilson 95% CI, mean margin, and how many
+    of its games ended at the turn cap."""
     out = {}
     for name in agents:
-        games = wins = draws = 0
+        games = wins = draws = capped = 0
         margins = []
         for rec in records:
             outcomes = seat_outcomes(rec["returns"])
@@ -61,6 +65,7 @@ def agent_summary(records: list[dict], agents: list[str]) -> dict[str, dict]:
                 if who != name:
                     continue
                 games += 1
+                capped += bool(rec.get("truncated", False))
                 wins += outcomes[seat] == "win"
                 draws += outcomes[seat] == "draw"
                 others = np.delete(r, seat)
@@ -73,16 +78,24 @@ def agent_summary(records: list[dict], agents: list[str]) -> dict[str, dict]:
             "win_rate": wins / games if games else 0.0,
             "win_rate_ci95": [lo, hi],
             "mean_margin": float(np.mean(margins)) if margins else 0.0,
+            "cap_endings": capped,
         }
     return out
 
 
+def cap_endings(records: list[dict]) -> int:
+    """How many of the games ended at the turn cap."""
+    return sum(bool(rec.get("truncated", False)) for rec in records)
+
+
 def pairwise_scores(records: list[dict], agents: list[str]) -> dict:
-    """Matrix ``score[i][j]`` of agent i over agent j (None without games), and the counts."""
+    """Matrix ``score[i][j]`` of agent i over agent j (None without games), the counts of
+    games, and of those that ended at the turn cap (``cap_endings[i][j]``)."""
     n = len(agents)
     index = {a: i for i, a in enumerate(agents)}
     total = np.zeros((n, n))
     count = np.zeros((n, n), np.int64)
+    capped = np.zeros((n, n), np.int64)
     for rec in records:
         r = rec["returns"]
         for s, a in enumerate(rec["seats"]):
@@ -92,11 +105,17 @@ def pairwise_scores(records: list[dict], agents: list[str]) -> dict:
                 i, j = index[a], index[b]
                 total[i, j] += 1.0 if r[s] > r[t] else 0.5 if r[s] == r[t] else 0.0
                 count[i, j] += 1
+                capped[i, j] += bool(rec.get("truncated", False))
     score = [
         [float(total[i, j] / count[i, j]) if count[i, j] else None for j in range(n)]
         for i in range(n)
     ]
-    return {"agents": list(agents), "score": score, "games": count.tolist()}
+    return {
+        "agents": list(agents),
+        "score": score,
+        "games": count.tolist(),
+        "cap_endings": capped.tolist(),
+    }
 
 
 def finishing_ranks(seats: list[str], returns: list[float]) -> dict[str, int]:

@@ -15,6 +15,16 @@ together, with :func:`turn_limit`, compiled into the game's params.
 
 from __future__ import annotations
 
+ENDED_AT_CAP = "ended at the turn cap"
+"""What every tool says of a game the cap stopped (``play``, ``replay``, ``serve``)."""
+ENDED_BY_RULES = "ended by the rules"
+"""What every tool says of a game that reached its rulebook's end."""
+
+
+def ending(truncated: bool) -> str:
+    """How a finished game ended, in the words every tool prints."""
+    return ENDED_AT_CAP if truncated else ENDED_BY_RULES
+
 
 def turn_limit(max_turns: int, players: int) -> int:
     """Turns over all seats after which a game is cut: ``max_turns`` for every seat."""

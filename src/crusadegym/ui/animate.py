@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from crusadegym.core import Game
 from crusadegym.core.records import RecordError, Replay, load_replay, replay
+from crusadegym.core.turn_cap import ending
 from crusadegym.envs.render import render_rgb
 from crusadegym.errors import UserError, missing_extra
 
@@ -48,6 +49,7 @@ def caption(game: Game, states: np.ndarray, actions: tuple[int, ...], k: int) ->
     text = f"step {k}/{len(actions)}"
     if game.is_terminal(state):
         text += "  over: " + " ".join(f"{r:+.0f}" for r in game.returns(state))
+        text += f" ({ending(game.is_truncated(state))})"
     else:
         text += f"  seat {game.current_player(state)} to move"
     if k > 0:
@@ -159,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
             seat = game.current_player(states[k])
             print(f"{k + 1:>5}  seat {seat}  {game.action_to_str(a, states[k])}")
         print(game.render(states[-1]))
+        if game.is_terminal(states[-1]):
+            returns = " ".join(f"{r:+.0f}" for r in game.returns(states[-1]))
+            print(f"over: {returns} ({ending(game.is_truncated(states[-1]))})")
         print("(write an animation with --gif OUT.gif or --mp4 OUT.mp4)")
         return 0
     try:

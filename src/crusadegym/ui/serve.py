@@ -46,6 +46,7 @@ from crusadegym.agents.pretrained import check_pretrained_specs
 from crusadegym.agents.registry import AGENT_TYPES, make_agent
 from crusadegym.core import Game, available_games, get_spec
 from crusadegym.core.records import RecordError, load_replay, replay, replay_from_json
+from crusadegym.core.turn_cap import ending
 from crusadegym.envs.render import render_rgb
 from crusadegym.errors import UserError
 
@@ -147,6 +148,7 @@ def view(game: Game, state: np.ndarray, history: list[dict], seats: list[str] | 
         "human_to_move": human_turn,
         "over": over,
         "truncated": game.is_truncated(state) if over else False,
+        "ending": ending(game.is_truncated(state)) if over else None,
         "returns": [float(r) for r in game.returns(state)] if over else None,
         "board_png": board_png(game, state, viewer),
         "board_text": game.render(state, viewer),

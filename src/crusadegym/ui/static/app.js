@@ -120,7 +120,7 @@ function fillSettings(g) {
 function resultText(v) {
   if (!v.over) return "";
   const r = v.returns.map((x, s) => `seat ${s}: ${x > 0 ? "+" : ""}${x}`).join(", ");
-  return `Game over${v.truncated ? " (length cap)" : ""}: ${r}`;
+  return `Game over, ${v.ending}: ${r}`;
 }
 
 function fillHistory(list, items) {
