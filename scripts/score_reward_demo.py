@@ -5,7 +5,7 @@
 
 sb3-contrib's documented MaskablePPO recipe with only the env swapped in:
 ``gymnasium.make("crusadegym/DeusLoVult-v0", reward=..., opponents=...)`` on the
-training config (``rounds=1, max_turns=30``), default hyperparameters, one env. Each
+training config (``rounds=1, max_turns=15``), default hyperparameters, one env. Each
 episode's return, coin lead and result are logged; the figure shows their running
 mean over training (the numbers quoted in docs/training.md come from this script).
 """
@@ -68,8 +68,9 @@ def progress_callback(env: EpisodeLog):
     return Progress()
 
 
-RANDOM_CONFIGS = [(1, 30), (1, 60), (1, 120), (1, 240), (3, 120), (3, 360)]
-"""(rounds, max_turns) pairs the random-play table covers; (1, 30) is the training config."""
+RANDOM_CONFIGS = [(1, 15), (1, 30), (1, 60), (1, 120), (3, 60), (3, 180)]
+"""(rounds, max_turns per seat) pairs the random-play table covers; (1, 15) is the training
+config."""
 
 
 def random_finish_table(games: int) -> None:
@@ -116,7 +117,7 @@ def main() -> int:
     env = EpisodeLog(
         gymnasium.make(
             "crusadegym/DeusLoVult-v0", opponents=args.opponents, reward=args.reward,
-            players=2, rounds=1, max_turns=30,
+            players=2, rounds=1, max_turns=15,
         )
     )  # fmt: skip
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, device="cpu", verbose=0)

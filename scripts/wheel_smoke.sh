@@ -138,10 +138,10 @@ wait "$CAMPAIGN_PID"
 
 echo "== crusadegym play: a game between agents"
 crusadegym play deus_lo_vult --seats random,heuristic --games 1 --no-save --no-board \
-  -o rounds=1 -o max_turns=30
+  -o rounds=1 -o max_turns=15
 
 echo "== a 2-game arena"
-crusadegym arena deus_lo_vult --agents random,heuristic --games 2 -o rounds=1 -o max_turns=30 \
+crusadegym arena deus_lo_vult --agents random,heuristic --games 2 -o rounds=1 -o max_turns=15 \
   --quiet --out "$WORK/arena"
 test -s "$WORK/arena/results.json"
 

@@ -242,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--option",
         action="append",
         metavar="GAME:KEY=VALUE",
-        help="a game option for one game, e.g. deus_lo_vult:max_turns=30",
+        help="a game option for one game, e.g. deus_lo_vult:max_turns=15",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1)
@@ -259,7 +259,7 @@ def game_options(pairs: list[str] | None, game: str) -> dict:
     for pair in pairs or []:
         name, sep, option = pair.partition(":")
         if not sep or not name:
-            raise ValueError(f"-o takes GAME:KEY=VALUE (deus_lo_vult:max_turns=30), not {pair!r}")
+            raise ValueError(f"-o takes GAME:KEY=VALUE (deus_lo_vult:max_turns=15), not {pair!r}")
         if name == game:
             mine.append(option)
     return parse_options(mine)

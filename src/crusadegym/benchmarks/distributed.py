@@ -32,7 +32,7 @@ from typing import Any
 from crusadegym.cli_help import command_parser
 from crusadegym.errors import USAGE_EXIT_CODE, UserError
 
-BENCH_OPTIONS = {"players": 2, "rounds": 1, "max_turns": 30}
+BENCH_OPTIONS = {"players": 2, "rounds": 1, "max_turns": 15}
 """Deus lo Vult as the local trainer plays it by default (training/selfplay.py TRAIN_DEFAULTS)."""
 
 

@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--option",
         action="append",
         metavar="KEY=VALUE",
-        help="game option (deus_lo_vult defaults: rounds=1, max_turns=30)",
+        help="game option (deus_lo_vult defaults: rounds=1, max_turns=15)",
     )
     p.add_argument("--sb3-steps", type=int, default=3072)
     p.add_argument("--fast-steps", type=int, default=40960)

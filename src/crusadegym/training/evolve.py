@@ -252,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  description=__doc__.split("\n\n")[0])  # fmt: skip
     ap.add_argument("game")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                    help="game option (repeatable), e.g. -o rounds=1 -o max_turns=30")  # fmt: skip
+                    help="game option (repeatable), e.g. -o rounds=1 -o max_turns=15")  # fmt: skip
     ap.add_argument("--minutes", type=float, default=10.0, help="wall-clock budget")
     ap.add_argument("--iterations", type=int, default=None, help="stop after this many")
     ap.add_argument("--pairs", type=int, default=12, help="antithetic directions per iteration")

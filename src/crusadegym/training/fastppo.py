@@ -73,7 +73,7 @@ MLP of other games is the same for every net). ``default`` is the conv stack of
 convs, about 0.2 M parameters), several times cheaper a position (the costs are measured
 by :mod:`crusadegym.benchmarks.learner`)."""
 
-TRAIN_DEFAULTS: dict[str, dict] = {"deus_lo_vult": {"rounds": 1, "max_turns": 30}}
+TRAIN_DEFAULTS: dict[str, dict] = {"deus_lo_vult": {"rounds": 1, "max_turns": 15}}
 """Game options applied unless given (the same short Duel as ``crusadegym train``)."""
 
 SEED_BOUND = 0x7FFFFFFFFFFFFFFF
@@ -636,7 +636,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--option",
         action="append",
         metavar="KEY=VALUE",
-        help="game option, repeatable (deus_lo_vult defaults: rounds=1, max_turns=30)",
+        help="game option, repeatable (deus_lo_vult defaults: rounds=1, max_turns=15)",
     )
     for f in fields(FastArgs):
         if f.name in ("game", "options", "quiet"):

@@ -224,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  description=__doc__.split("\n\n")[0])  # fmt: skip
     ap.add_argument("game")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                    help="game option (repeatable), e.g. -o rounds=1 -o max_turns=30")  # fmt: skip
+                    help="game option (repeatable), e.g. -o rounds=1 -o max_turns=15")  # fmt: skip
     ap.add_argument("--teacher", default="mcts:iterations=400", help="the deeper search")
     ap.add_argument("--opponent", default="mcts", help="who the teacher plays")
     ap.add_argument("--minutes", type=float, default=5.0, help="recording budget")

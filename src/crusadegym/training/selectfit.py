@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                                  description=__doc__.split("\n\n")[0])  # fmt: skip
     ap.add_argument("game")
     ap.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                    help="game option (repeatable), e.g. -o rounds=1 -o max_turns=30")  # fmt: skip
+                    help="game option (repeatable), e.g. -o rounds=1 -o max_turns=15")  # fmt: skip
     ap.add_argument("--value", default="heuristic",
                     help="the evaluation it serves: heuristic, pretrained or a .npz")  # fmt: skip
     ap.add_argument("--games", type=int, default=200, help="games to record")

@@ -39,7 +39,7 @@ from crusadegym.core import Game
 
 from .shaping import SHAPING_KINDS
 
-TRAIN_DEFAULTS: dict[str, dict] = {"deus_lo_vult": {"rounds": 1, "max_turns": 30}}
+TRAIN_DEFAULTS: dict[str, dict] = {"deus_lo_vult": {"rounds": 1, "max_turns": 15}}
 """Game options applied unless given: one round of at most 30 turns keeps a Deus lo Vult
 episode short (about 150 learner moves instead of 600 at the 120-turn cap) while the
 games stay decisive (the heuristic beats random in 9 of 10 such games)."""
@@ -126,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated opponent kinds: agent specs and/or 'self'")  # fmt: skip
     p.add_argument("--players", type=int, default=d.players, help="seats per game")
     p.add_argument("--rounds", type=int, help="game option rounds (deus_lo_vult: 1)")
-    p.add_argument("--max-turns", type=int, help="game option max_turns (deus_lo_vult: 30)")
+    p.add_argument("--max-turns", type=int, help="game option max_turns (deus_lo_vult: 15)")
     p.add_argument("-o", "--option", action="append", metavar="KEY=VALUE",
                    help="any game option, repeatable")  # fmt: skip
     p.add_argument(

@@ -15,7 +15,7 @@
    ``data.npz`` (the positions, reusable with ``--data``) and ``summary.json``.
 
     python -m crusadegym.training.valuefit deus_lo_vult --features heuristic \\
-        --minutes 10 --workers 2 -o rounds=1 -o max_turns=30 --out runs/value-heuristic
+        --minutes 10 --workers 2 -o rounds=1 -o max_turns=15 --out runs/value-heuristic
 """
 
 from __future__ import annotations
