@@ -11,7 +11,13 @@ from __future__ import annotations
 import json
 
 from crusadegym.agents import arena, ladder, match
-from crusadegym.agents.stats import agent_summary, cap_endings, pairwise_scores
+from crusadegym.agents.stats import (
+    agent_summary,
+    cap_endings,
+    natural_lengths,
+    natural_lengths_per_agent,
+    pairwise_scores,
+)
 from crusadegym.cli import main as cli
 from crusadegym.core import make_game
 from crusadegym.core.records import save_replay
@@ -40,6 +46,22 @@ def test_cap_endings_are_counted_per_agent_and_per_pairing():
     assert pairwise["games"] == [[0, 2, 1], [2, 0, 1], [1, 1, 0]]
 
 
+def test_natural_lengths_count_turns_a_seat_of_games_ended_by_the_rules():
+    records = [
+        {**record(["a", "b"], [1.0, -1.0], truncated=False), "turns": 40},
+        {**record(["b", "a"], [1.0, -1.0], truncated=False), "turns": 60},
+        {**record(["a", "c"], [0.0, 0.0], truncated=True), "turns": 1000},
+        {**record(["c", "b"], [-1.0, 1.0], truncated=False), "turns": 100},
+    ]
+    lengths = natural_lengths(records)
+    assert lengths["games"] == 3 and lengths["p50"] == 30.0 and lengths["max"] == 50.0
+    assert 49.0 < lengths["p99"] < 50.0
+    per_agent = natural_lengths_per_agent(records, ["a", "c"])
+    assert per_agent["a"]["games"] == 2 and per_agent["a"]["max"] == 30.0
+    assert per_agent["c"]["games"] == 1 and per_agent["c"]["p50"] == 50.0
+    assert natural_lengths([record(["a", "b"], [1.0, -1.0], False)]) is None  # no counter
+
+
 def test_the_arena_prints_and_saves_its_cap_endings(tmp_path, capsys):
     out = tmp_path / "cut"
     argv = ["deus_lo_vult", "--agents", "random,heuristic", "--games", "2", "--quiet"]
@@ -50,6 +72,8 @@ def test_the_arena_prints_and_saves_its_cap_endings(tmp_path, capsys):
     assert data["cap_endings"] == 2 and all(r["truncated"] for r in data["records"])
     assert data["summary"]["random"]["cap_endings"] == 2
     assert data["pairwise"]["cap_endings"] == [[0, 2], [2, 0]]
+    assert [r["turns"] for r in data["records"]] == [2, 2]  # one turn a seat, then the cap
+    assert data["natural_lengths"] == {"games": 0, "p50": None, "p99": None, "max": None}
 
     out = tmp_path / "ttt"
     argv = ["tiny_tictactoe", "--agents", "random,heuristic", "--games", "4", "--quiet"]
@@ -64,7 +88,7 @@ def test_the_ladder_tables_count_cap_endings_and_time_per_decision(tmp_path):
         options={"rounds": 1, "max_turns": 1},
     )  # fmt: skip
     section = ladder.game_section(result, "crusadegym ladder ...")
-    assert "**2 of 2 games ended at the turn cap.**" in section
+    assert "**2 of 2 games ended at the turn cap**." in section  # and no natural length
     assert "| at cap | ms per decision |" in section
     assert "2 at cap" in section  # each pairwise cell
     row = next(line for line in section.splitlines() if line.startswith("| heuristic |"))

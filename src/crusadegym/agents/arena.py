@@ -16,7 +16,9 @@
 * **Cap endings** are counted everywhere: a game the config's turn cap stopped is no
   result of the rules, so the table has an "at cap" column, the command prints how
   many games the cap stopped, and ``results.json`` holds ``cap_endings`` in all, per
-  agent (``summary``) and per pairing (``pairwise.cap_endings``).
+  agent (``summary``) and per pairing (``pairwise.cap_endings``); the games that ended by
+  the rules give the natural game length in turns a seat (``natural_lengths``, in all and
+  per agent: median, 99th percentile, longest).
 * **Parallel** games with ``--workers N`` (a fork-based process pool).
 """
 
@@ -41,7 +43,14 @@ from crusadegym.core.records import save_replay
 from .base import select_action
 from .options import make_game_with_players, parse_options, with_preset
 from .registry import make_agent
-from .stats import agent_summary, cap_endings, openskill_ratings, pairwise_scores
+from .stats import (
+    agent_summary,
+    cap_endings,
+    natural_lengths,
+    natural_lengths_per_agent,
+    openskill_ratings,
+    pairwise_scores,
+)
 
 MODES = ("round-robin", "gauntlet")
 
@@ -146,10 +155,12 @@ def play_game(game: Game, agents: list, seed: int, replay_path: str | None = Non
     if replay_path is not None:
         note = "arena seats: " + ",".join(getattr(a, "name", "?") for a in agents)
         save_replay(replay_path, game, seed, actions, final_state=state, note=note)
+    turn_slot = game.spec.turn_slot
     return {
         "returns": [float(x) for x in game.returns(state)],
         "steps": steps,
         "truncated": game.is_truncated(state),
+        "turns": int(state[turn_slot]) if turn_slot >= 0 else None,
         "think_seconds": [float(x) for x in clock[:, 0]],
         "decisions": [int(x) for x in clock[:, 1]],
     }
@@ -264,6 +275,8 @@ def run_arena(
         "games_per_lineup": games_per_lineup,
         "seed": seed,
         "cap_endings": cap_endings(records),
+        "natural_lengths": natural_lengths(records),
+        "natural_lengths_per_agent": natural_lengths_per_agent(records, agents),
         "summary": agent_summary(records, agents),
         "ratings": openskill_ratings(records, agents),
         "pairwise": pairwise_scores(records, agents),
@@ -299,7 +312,19 @@ def format_cap_endings(result: dict) -> str:
     """One line: how many games the turn cap stopped (they are no result of the rules)."""
     n, capped = len(result["records"]), result["cap_endings"]
     line = f"{capped} of {n} games ended at the turn cap"
-    return line + (" (scored as they stood; not a result of the rules)" if capped else "")
+    line += " (scored as they stood; not a result of the rules)" if capped else ""
+    return line + format_lengths(result["natural_lengths"])
+
+
+def format_lengths(lengths: dict | None) -> str:
+    """``; the N that ended by the rules lasted p50 X, p99 Y, max Z turns a seat``."""
+    if not lengths or not lengths["games"]:
+        return ""
+    return (
+        f"; the {lengths['games']} that ended by the rules lasted {lengths['p50']:.0f} "
+        f"(median), {lengths['p99']:.0f} (99th percentile), {lengths['max']:.0f} (longest) "
+        "turns a seat"
+    )
 
 
 def write_results(result: dict, out_dir: str, plots: bool = True) -> list[str]:

@@ -34,7 +34,7 @@ import time
 
 from crusadegym.cli_help import command_parser
 
-from .arena import pin_torch_threads, run_arena, write_results
+from .arena import format_lengths, pin_torch_threads, run_arena, write_results
 from .options import parse_options
 from .stats import wilson_interval
 
@@ -111,7 +111,8 @@ def game_section(result: dict, command: str) -> str:
         f"{result['players']} players, {result['games_per_lineup']} games per pairing, seats "
         f"alternating, seed {result['seed']}; {total} games in "
         f"{t['seconds']:.0f} s with {t['workers']} worker(s), {t['mean_steps']:.0f} steps per "
-        f"game. **{result['cap_endings']} of {total} games ended at the turn cap.**",
+        f"game. **{result['cap_endings']} of {total} games ended at the turn cap**"
+        f"{format_lengths(result.get('natural_lengths'))}.",
         "",
         "| agent | games | win rate | 95% Wilson CI | mean margin | OpenSkill mu ± sigma "
         "| ordinal | at cap | ms per decision |",

@@ -88,6 +88,25 @@ def cap_endings(records: list[dict]) -> int:
     return sum(bool(rec.get("truncated", False)) for rec in records)
 
 
+def natural_lengths(records: list[dict]) -> dict | None:
+    """Turns per seat of the games that ended by the rules (``"turns"`` in a record counts
+    all seats' turns): how many, and the 50th and 99th percentiles and the longest. ``None``
+    when the records count no turns (a game without a turn counter)."""
+    counted = [rec for rec in records if rec.get("turns") is not None]
+    if not counted:
+        return None
+    turns = [rec["turns"] / len(rec["seats"]) for rec in counted if not rec.get("truncated")]
+    if not turns:
+        return {"games": 0, "p50": None, "p99": None, "max": None}
+    p50, p99 = np.percentile(turns, [50, 99])
+    return {"games": len(turns), "p50": float(p50), "p99": float(p99), "max": float(max(turns))}
+
+
+def natural_lengths_per_agent(records: list[dict], agents: list[str]) -> dict:
+    """:func:`natural_lengths` over the games each agent played."""
+    return {a: natural_lengths([rec for rec in records if a in rec["seats"]]) for a in agents}
+
+
 def pairwise_scores(records: list[dict], agents: list[str]) -> dict:
     """Matrix ``score[i][j]`` of agent i over agent j (None without games), the counts of
     games, and of those that ended at the turn cap (``cap_endings[i][j]``)."""

@@ -145,6 +145,9 @@ class GameSpec:
     turn_limit_slot: int = -1
     """The params slot holding the turn cap over all seats (``core/turn_cap.py``: the
     ``max_turns`` option counts per seat); -1 for a game without a cap."""
+    turn_slot: int = -1
+    """The state slot counting the turns played over all seats (what the cap is compared
+    with; the arena reports game lengths from it); -1 for a game without one."""
 
 
 class Game:

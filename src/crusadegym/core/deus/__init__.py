@@ -11,7 +11,7 @@ import numpy as np
 from ..protocol import GameSpec, Kernels
 from . import actions, cards, invariant_kernel, observe, rules, tables
 from .config import P_MAX_TURNS, DeusConfig, make_params
-from .layout import STATE_SIZE
+from .layout import STATE_SIZE, TURN
 
 # Longest possible turn, in steps: a build (card, region, one payment choice per cost
 # resource) then a column of up to 16 cards, each with at most 16 sub-decisions (the most
@@ -62,6 +62,7 @@ SPEC = GameSpec(
     name="deus",
     version=1,
     turn_limit_slot=P_MAX_TURNS,
+    turn_slot=TURN,
     config_cls=DeusConfig,
     make_params=make_params,
     sizes=_sizes,
