@@ -16,8 +16,18 @@ scores best for the mover is played. Evaluation, per seat, in VP:
   building and feed offerings), each a small bonus;
 * regions held and armies next to live barbarian villages (future raids).
 
-A seat's value is ``tanh((own - best rival) / SCALE)`` in [-1, 1]. Rivals' VP enter as
-totals a seat that remembers the game knows (every VP change is a public event).
+A seat's value is ``tanh(z)`` in [-1, 1], ``z = (own - best rival) / (SIGMA * sqrt(1 +
+turns left))``: the margin measured against how much it can still move. The margin is
+taken as a random walk of step ``SIGMA`` per turn, so the same lead is worth more the
+nearer the end (rulebook "End of Game": all temples built or all barbarian villages
+attacked, the round finished, one more round). A seat ahead therefore gains by building
+temples and raiding the last villages, one behind by playing on -- without that term
+nothing in a one-turn lookahead valued ending the game, and two greedy seats traded
+Vesta's 2 VP a turn for ever (issue #36). Turns left: exact once the end is triggered,
+else estimated from the temples and live villages still standing. The greedy lookahead
+compares ``z`` itself, which never saturates (``tanh`` of a large lead rounds to 1 and
+made every action tie). Rivals' VP enter as totals a seat that remembers the game knows
+(every VP change is a public event).
 """
 
 from __future__ import annotations
@@ -28,7 +38,7 @@ from crusadegym.core import Game
 from crusadegym.core.deus import layout as L
 from crusadegym.core.deus import tables as T
 from crusadegym.core.deus.actions import N_ACTIONS
-from crusadegym.core.deus.board import army_next_to, on_board
+from crusadegym.core.deus.board import NEIGH, army_next_to, has_army, is_village, on_board
 from crusadegym.core.deus.config import P_PLAYERS
 from crusadegym.core.deus.effects import live_village
 from crusadegym.core.deus.rules import current_player, is_terminal, legal_mask, step
@@ -43,7 +53,25 @@ W_PIECE = 0.3
 W_CARD = 0.4
 W_REGION = 0.6
 W_RAID = 1.0
-SCALE = 10.0
+W_PREREQ = 1.5
+"""Per card toward the next temple's prerequisite (n-1 of each colour for the n-th)."""
+W_TEMPLE_CARD = 1.0
+"""For holding a temple card (the first one only)."""
+SIGMA = 2.0
+"""Spread of the margin per turn of one seat, in VP: the random walk's step."""
+TURNS_PER_TEMPLE = 6.0
+"""Turns per seat a temple still in the general supply keeps the game going."""
+TURNS_PER_STEP = 1.0
+"""Turns per seat one step toward an end costs: a build, a card drawn, a piece gained."""
+BLOCKED_GAP = 10.0
+"""Steps charged for a build the seat cannot make (no piece of the type left, no chain
+of empty regions to the place)."""
+FINAL_ROUNDS = 1.5
+"""Turns per seat after the end is triggered: the rest of the round, then one more."""
+TRAILER_HORIZON = 10.0
+"""Most turns left a seat behind counts (see :func:`scores`)."""
+TERMINAL_Z = 5.0
+"""z per VP of final margin once the game is over (a 1-VP win is already near-certain)."""
 _TIE_NOISE = 1e-6
 
 
@@ -64,24 +92,220 @@ def seat_material(state, params, p, score):
     for r in range(T.N_REGIONS):
         if live_village(state, params, r) and army_next_to(state, params, p, r):
             v += W_RAID
+    built = state[L.col_n(p, T.TEMPLE)]
+    for colour in range(T.N_TYPES):
+        v += W_PREREQ * min(state[L.col_n(p, colour)], built)
+    if temple_cards_held(state, p) > 0:
+        v += W_TEMPLE_CARD
     return v
 
 
+@jit
+def temple_cards_held(state, p):
+    """Temple cards in seat p's hand."""
+    held = 0
+    for c in range(T.N_CARDS):
+        in_hand = state[L.CARD_LOC + c] == L.LOC_HAND0 + p
+        if in_hand and T.DESIGN_COLOUR[T.CARD_DESIGN[c]] == T.TEMPLE:
+            held += 1
+    return held
+
+
+@jit
+def _pieces_left(state, p, ptype):
+    pb = L.player(p)
+    return state[pb + L.ON_BOARD + ptype] + state[pb + L.IN_SUPPLY + ptype]
+
+
+@jit
+def _build_steps(builds, cards, pieces, left):
+    """Steps to make ``builds`` builds of one kind: each build, a draw for each card the
+    hand lacks (``cards`` held), a god's gift for each piece the player board lacks
+    (``pieces`` there) [R A.1]; ``BLOCKED_GAP`` each when fewer than that are ``left``."""
+    if builds <= 0:
+        return 0.0
+    if builds > left:
+        return BLOCKED_GAP * builds
+    return builds + max(0.0, builds - cards) + max(0.0, builds - pieces)
+
+
 @ajit
-def evaluate(state, params, out):
-    """Per-seat value in [-1, 1]: tanh((own material - best rival's) / SCALE)."""
+def _hand_colours(state, p):
+    out = np.zeros(T.N_COLOURS, np.int64)
+    for c in range(T.N_CARDS):
+        if state[L.CARD_LOC + c] == L.LOC_HAND0 + p:
+            out[T.DESIGN_COLOUR[T.CARD_DESIGN[c]]] += 1
+    return out
+
+
+@ajit
+def temple_turns(state, params, p):
+    """Turns for seat p alone to build every temple left [R "End of Game"]: each temple,
+    a draw for a temple card when the hand holds none, and the build steps
+    (:func:`_build_steps`) of the cards its columns lack for the last one's prerequisite
+    [R temples 2]."""
+    left = state[L.TEMPLES_LEFT]
+    if left == 0:
+        return 0.0
+    pb = L.player(p)
+    need = state[L.col_n(p, T.TEMPLE)] + left - 1
+    hand = _hand_colours(state, p)
+    steps = 0.0 if hand[T.TEMPLE] > 0 else 1.0
+    for colour in range(T.N_TYPES):
+        steps += _build_steps(
+            need - state[L.col_n(p, colour)],
+            hand[colour],
+            state[pb + L.ON_BOARD + colour],
+            _pieces_left(state, p, colour),
+        )
+    return TURNS_PER_TEMPLE * left + TURNS_PER_STEP * steps
+
+
+@ajit
+def placements_to(state, params, p, out):
+    """out[r] = placements seat p needs to occupy the empty region r: 1 next to one of
+    its regions, one more per empty region between [R A.4 "adjacent to one you own"];
+    ``BLOCKED_GAP`` when no chain of empty regions leads there. A seat with no region
+    yet places its first building on any edge: 1 everywhere."""
+    out[:] = BLOCKED_GAP
+    queue = np.empty(T.N_REGIONS, np.int64)
+    head, tail = 0, 0
+    for r in range(T.N_REGIONS):
+        if on_board(params, r) and state[L.OWNER + r] == p:
+            out[r] = 0.0
+            queue[tail] = r
+            tail += 1
+    if tail == 0:
+        out[:] = 1.0
+        return
+    while head < tail:
+        r = queue[head]
+        head += 1
+        for k in range(6):
+            n = NEIGH[r, k]
+            if (
+                on_board(params, n)
+                and state[L.OWNER + n] < 0
+                and not is_village(state, n)
+                and out[r] + 1.0 < out[n]
+            ):
+                out[n] = out[r] + 1.0
+                queue[tail] = n
+                tail += 1
+
+
+@ajit
+def village_turns(state, params, p):
+    """Turns for seat p alone to have every live village attacked [R "Attacking a
+    Barbarian Village"]: the build steps (:func:`_build_steps`) of a ship for each empty
+    sea next to a live village, of land buildings for the other empty regions next to
+    one and the regions on the way there (:func:`placements_to`), and of an army for each
+    live village with none next to it."""
+    reach = np.empty(T.N_REGIONS, np.float64)
+    placements_to(state, params, p, reach)
+    seas = 0.0
+    lands = 0.0
+    for r in range(T.N_REGIONS):
+        if not on_board(params, r) or state[L.OWNER + r] >= 0 or is_village(state, r):
+            continue
+        for k in range(6):
+            if live_village(state, params, NEIGH[r, k]):
+                if state[L.TERRAIN + r] == T.SEA:
+                    seas += 1.0
+                    lands += reach[r] - 1.0
+                else:
+                    lands += reach[r]
+                break
+    no_army = 0.0
+    for v in range(T.N_REGIONS):
+        if live_village(state, params, v) and not any_army_next_to(state, params, v):
+            no_army += 1.0
+    pb = L.player(p)
+    hand = _hand_colours(state, p)
+    land_cards = 0
+    land_board = 0
+    land_left = 0
+    for t in range(T.N_TYPES):
+        if t != T.MARITIME:
+            land_cards += hand[t]
+            land_board += state[pb + L.ON_BOARD + t]
+            land_left += _pieces_left(state, p, t)
+    m, a = T.MARITIME, T.MILITARY
+    steps = _build_steps(seas, hand[m], state[pb + L.ON_BOARD + m], _pieces_left(state, p, m))
+    steps += _build_steps(lands, land_cards, land_board, land_left)
+    steps += _build_steps(no_army, hand[a], state[pb + L.ON_BOARD + a], _pieces_left(state, p, a))
+    return TURNS_PER_STEP * steps
+
+
+@jit
+def any_army_next_to(state, params, v):
+    for k in range(6):
+        n = NEIGH[v, k]
+        if on_board(params, n) and state[L.OWNER + n] >= 0 and has_army(state, n):
+            return True
+    return False
+
+
+@ajit
+def turns_left(state, params, leader):
+    """Turns per seat until the game ends [R "End of Game"]: exact once the end is
+    triggered (``FINAL_LEFT``), else the time ``leader`` needs to trigger it alone (the
+    nearer of the temple end and the village end; rivals behind it have no reason to
+    help), plus the rounds after the trigger."""
+    if state[L.OVER] != 0:
+        return 0.0
+    if state[L.END_TRIGGER] != 0:
+        return state[L.FINAL_LEFT] / params[P_PLAYERS]
+    return FINAL_ROUNDS + min(
+        temple_turns(state, params, leader), village_turns(state, params, leader)
+    )
+
+
+@ajit
+def scores(state, params, out):
+    """out[p] = z, seat p's margin over the best rival per spread still to come (float64).
+
+    Over: the final scores' margin times ``TERMINAL_Z``. Else the material margin over
+    ``SIGMA * sqrt(1 + turns left)``, the turns the leader needs to end the game; a seat
+    behind counts at most ``TRAILER_HORIZON`` of them (it gains from time only while the
+    end is near: when the leader cannot end the game soon, nothing in a long stall moves
+    the margin, and a seat behind that valued every extra turn would never end it).
+    ``z`` is monotone in the value and never saturates, so the greedy lookahead compares
+    it directly.
+    """
     players = params[P_PLAYERS]
     score = np.zeros(players, np.int64)
     final_scores(state, params, score)
     mat = np.zeros(players, np.float64)
-    for p in range(players):
-        mat[p] = seat_material(state, params, p, score[p])
+    per = np.full(players, TERMINAL_Z)
+    if is_terminal(state, params):
+        for p in range(players):
+            mat[p] = score[p]
+    else:
+        leader = 0
+        for p in range(players):
+            mat[p] = seat_material(state, params, p, score[p])
+            if mat[p] > mat[leader]:
+                leader = p
+        left = turns_left(state, params, leader)
+        for p in range(players):
+            t = left if p == leader else min(left, TRAILER_HORIZON)
+            per[p] = 1.0 / (SIGMA * np.sqrt(1.0 + t))
     for p in range(players):
         rival = -np.inf
         for q in range(players):
             if q != p and mat[q] > rival:
                 rival = mat[q]
-        out[p] = np.tanh((mat[p] - rival) / SCALE)
+        out[p] = (mat[p] - rival) * per[p]
+
+
+@ajit
+def evaluate(state, params, out):
+    """Per-seat value in [-1, 1]: ``tanh`` of :func:`scores`."""
+    z = np.zeros(params[P_PLAYERS], np.float64)
+    scores(state, params, z)
+    for p in range(params[P_PLAYERS]):
+        out[p] = np.tanh(z[p])
 
 
 @jit
@@ -94,7 +318,7 @@ def _complete_turn(state, params, seat, turn):
     """Finish ``seat``'s turn greedily, each sub-decision scored one ply ahead."""
     mask = np.zeros(N_ACTIONS, np.uint8)
     rewards = np.zeros(params[P_PLAYERS], np.float32)
-    vals = np.zeros(params[P_PLAYERS], np.float32)
+    z = np.zeros(params[P_PLAYERS], np.float64)
     trial = np.empty_like(state)
     while _same_turn(state, params, seat, turn):
         legal_mask(state, params, mask)
@@ -104,20 +328,21 @@ def _complete_turn(state, params, seat, turn):
                 continue
             trial[:] = state
             step(trial, params, a, rewards)
-            evaluate(trial, params, vals)
-            if vals[seat] > best:
-                best, best_a = vals[seat], a
+            scores(trial, params, z)
+            if z[seat] > best:
+                best, best_a = z[seat], a
         step(state, params, best_a, rewards)
 
 
 @ajit
 def turn_values(state, params, out):
-    """out[a] = the mover's value after action a and a greedy rest of the turn."""
+    """out[a] = the mover's z (:func:`scores`) after action a and a greedy rest of the
+    turn; -inf for illegal actions."""
     seat = current_player(state, params)
     turn = state[L.TURN]
     mask = np.zeros(N_ACTIONS, np.uint8)
     rewards = np.zeros(params[P_PLAYERS], np.float32)
-    vals = np.zeros(params[P_PLAYERS], np.float32)
+    z = np.zeros(params[P_PLAYERS], np.float64)
     trial = np.empty_like(state)
     legal_mask(state, params, mask)
     for a in range(N_ACTIONS):
@@ -127,8 +352,8 @@ def turn_values(state, params, out):
         trial[:] = state
         step(trial, params, a, rewards)
         _complete_turn(trial, params, seat, turn)
-        evaluate(trial, params, vals)
-        out[a] = vals[seat]
+        scores(trial, params, z)
+        out[a] = z[seat]
 
 
 @ajit
