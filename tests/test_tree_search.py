@@ -1,8 +1,9 @@
 """The compiled MCTS tree (agents/tree_search.py) against the Python tree it replaces.
 
-With ``shuffle=False`` both engines list a node's actions in legal order, so every
-tie-break is the same and the two searches must agree visit for visit; the Python
-tree is the readable reference.
+Both engines draw a node's action order (the tie-break) and the rollout seeds from the
+same generator in the same order, and a hidden-information game's determinized roots
+from the same function, so the two searches must agree visit for visit, with
+``shuffle=False`` (legal order) or not; the Python tree is the readable reference.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ import pytest
 from dlv_helpers import random_positions
 from tinygame import tiny_state
 
-from crusadegym.agents.heuristics import get_heuristic, value_kernel
-from crusadegym.agents.mcts import MCTSAgent, MCTSConfig
+from crusadegym.agents.heuristics import HeuristicAgent, get_heuristic, value_kernel
+from crusadegym.agents.mcts import MCTSAgent, MCTSConfig, determinized_roots
 from crusadegym.agents.tree_search import CompiledTree
 from crusadegym.core import make_game
 
 
 def _search(engine: str, game, state, **options) -> MCTSAgent:
-    agent = MCTSAgent(seed=5, shuffle=False, engine=engine, **options)
+    agent = MCTSAgent(seed=5, engine=engine, **{"shuffle": False, **options})
     agent.choice = agent.act_state(game, state.copy())
     return agent
 
@@ -47,6 +48,38 @@ def test_the_engines_agree_visit_for_visit_on_deus_lo_vult(options):
     game = make_game("deus_lo_vult", players=2, rounds=1, max_turns=30)
     positions = list(random_positions(game, 2, 150, seed=11))[::25]
     assert len(positions) >= 8
+    for state in positions:
+        _same_search(game, state, **options)
+
+
+def _heuristic_positions(game, count: int, every: int = 9) -> list[np.ndarray]:
+    """Positions of one heuristic-vs-heuristic game where the mover has a choice."""
+    state, out, step = game.new_state(2), [], 0
+    players = [HeuristicAgent(seed=p) for p in range(game.num_players)]
+    while not game.is_terminal(state) and len(out) < count:
+        if step % every == 0 and len(game.legal_actions(state)) > 1:
+            out.append(state.copy())
+        state_seat = game.current_player(state)
+        game.step(state, players[state_seat].act_state(game, state))
+        step += 1
+    return out
+
+
+@pytest.mark.parametrize("name", ["deus", "crusaders"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},  # the game's defaults
+        {"iterations": 60, "rollout_depth": 6, "shuffle": True},  # rollouts, random order
+        {"iterations": 60, "prior_visits": 0.0, "determinizations": 3, "rollout_depth": 2},
+    ],
+    ids=["defaults", "rollouts-shuffled", "plain-uct"],
+)
+def test_the_engines_agree_visit_for_visit_with_hidden_information(name, options):
+    """Determinized roots (the same ones for both engines), searched in turn."""
+    game = make_game(name)
+    positions = _heuristic_positions(game, 4)
+    assert len(positions) == 4
     for state in positions:
         _same_search(game, state, **options)
 
@@ -114,11 +147,33 @@ def test_a_search_runs_at_least_one_iteration_even_past_its_deadline():
     assert not MCTSConfig(iterations=3).within_budget(3, None)
 
 
-def test_auto_picks_the_compiled_engine_only_with_perfect_information():
-    deus = make_game("deus", players=3)
-    assert MCTSAgent().engine_for(deus) == "python"
-    assert MCTSAgent().engine_for(make_game("tiny_tictactoe")) == "compiled"
-    with pytest.raises(ValueError, match="engine=python"):
-        MCTSAgent(engine="compiled").engine_for(deus)
+def test_auto_picks_the_compiled_engine_for_every_game():
+    for game in (make_game("deus", players=3), make_game("crusaders"),
+                 make_game("tiny_tictactoe")):  # fmt: skip
+        assert MCTSAgent().engine_for(game) == "compiled"
+        assert MCTSAgent(engine="python").engine_for(game) == "python"
     with pytest.raises(ValueError, match="engine must be one of"):
         MCTSConfig(engine="gpu")
+
+
+def test_several_roots_share_the_iterations_in_turn_and_pool_their_visits():
+    """Root ``i % D`` runs iteration i; the decision sums the roots' visits per action."""
+    game = make_game("deus")
+    state = _heuristic_positions(game, 1)[0]
+    roots = determinized_roots(game, state, 3, seed=4)
+    heuristic = get_heuristic(game.name)
+    search = {"seed": 2, "c_uct": 1.4, "prior_visits": 2.0, "rollout_depth": 2,
+              "rollouts_per_leaf": 1, "shuffle_actions": True}  # fmt: skip
+    tree = CompiledTree(game, roots, value_kernel(game, heuristic), heuristic.extend, **search)
+    assert tree.search(31) == 31
+    per_root = [tree._statistics_of(r) for r in range(3)]
+    assert [int(n.sum()) for _, n, _ in per_root] == [11, 10, 10]
+    actions, n, w = tree.root_statistics()
+    assert list(actions) == sorted(game.legal_actions(state))
+    for listed, _, _ in per_root:
+        assert sorted(listed) == list(actions)  # the seat's actions: the same at every root
+    for i, action in enumerate(actions):
+        at_roots = [(v[listed == action][0], s[listed == action][0]) for listed, v, s in per_root]
+        assert n[i] == sum(v for v, _ in at_roots)
+        assert w[i] == pytest.approx(sum(s for _, s in at_roots))
+    assert n.sum() == 31

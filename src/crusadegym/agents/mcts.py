@@ -8,13 +8,17 @@ Design:
   value vectors; leaves are scored by :func:`~crusadegym.agents.kernels.rollout_values`,
   one ``@njit`` call that plays ``rollouts_per_leaf`` uniformly random playouts.
   :mod:`.tree_search` runs the same search with the tree in arrays, root to leaf in
-  one compiled call (``engine="compiled"``, the default for perfect-information games:
-  about twice as fast on Deus lo Vult, where the lookahead priors are most of the rest).
-  With ``shuffle=False`` the two agree visit for visit (``tests/test_tree_search.py``).
-* **Depth-limited rollouts.** Deus lo Vult games last thousands of steps, so a
-  playout stops after ``rollout_depth`` steps and is scored by the game's
-  evaluation (:func:`crusadegym.agents.heuristics.value_kernel`: the heuristic's
-  value in [-1, 1] per seat, or the game's ``returns`` when it has none).
+  one compiled call (``engine="compiled"``, the default for every game: about twice as
+  fast on Deus lo Vult, where the lookahead priors are most of the rest; see
+  docs/arena.md for Deus and Crusaders). Both engines draw their tie-break order and
+  rollout seeds from the same generator (:func:`crusadegym.core.rng.stream` of one
+  seed, in the same order), so they agree visit for visit
+  (``tests/test_tree_search.py``); ``shuffle=False`` lists actions in legal order.
+* **Depth-limited rollouts.** Deus lo Vult games last thousands of steps, and random
+  play in Deus or Crusaders rarely ends a game at all, so a playout stops after
+  ``rollout_depth`` steps and is scored by the game's evaluation
+  (:func:`crusadegym.agents.heuristics.value_kernel`: the heuristic's value in [-1, 1]
+  per seat, or the game's ``returns`` when it has none).
 * **Heuristic priors (progressive bias).** A node scores all its actions at once
   with the game heuristic's compiled lookahead
   (:func:`~crusadegym.agents.heuristics.action_values`) on its first selection;
@@ -45,15 +49,21 @@ Design:
   (open-loop search) is then required. Games with hidden information need
   determinization (sample the hidden part consistent with the searcher's view
   per iteration). Deus lo Vult resolves chance at set-up only and shows everything.
-* **Hidden information: determinized UCT.** When the game's spec has a
-  ``determinize`` kernel (Deus: rivals' hands, the deck order), the search never
-  touches the true state: it builds ``determinizations`` roots, each a copy of the
-  root resampled for the searching seat (a chain: each one determinizes the previous
-  copy, so they differ), and iteration i searches root ``i % determinizations``. The
-  searcher's own legal actions are the same at every root (they depend on its view
-  only); the move is the most visited action summed over the roots. Since the
-  determinization depends only on what the seat sees (and the state's RNG), so does
-  the move.
+* **Hidden information: determinized UCT, in both engines.** When the game's spec has
+  a ``determinize`` kernel (Deus: rivals' hands, the deck order; Crusaders: rivals'
+  dealt orders; the Campaign: hidden Deeds, the Weather deck), the search never
+  touches the true state: :func:`determinized_roots` builds ``determinizations``
+  roots, each a copy resampled for the searching seat by the game's compiled kernel
+  (a chain: each one determinizes the previous copy, so they differ), and iteration
+  i searches root ``i % determinizations``. Before the first one, the copy's own RNG
+  (the game's dice and shuffles to come, which no seat sees) is reseeded from the
+  search's seed, so the roots depend on what the seat sees and on the agent's seed
+  only, and the search does not know the real future chance either. The searcher's
+  own legal actions are the same at every root (they depend on its view only); the
+  move is the most visited action summed over the roots
+  (:func:`.tree_search.pooled_root_statistics`).
+  ``tests/test_search_hidden_info.py`` checks that two positions a seat cannot tell
+  apart get the same search.
 """
 
 from __future__ import annotations
@@ -64,16 +74,26 @@ from dataclasses import dataclass
 import numpy as np
 
 from crusadegym.core import Game
+from crusadegym.core.rng import next_u64, stream
+from crusadegym.core.rng import seed as seed_rng
+from crusadegym.core.rng import shuffle as shuffle_in_place
 
 from .base import Agent
 from .heuristics import Heuristic, action_values, extend_mask, resolve_heuristic, value_kernel
 from .kernels import bound_rollout, plain_ucb_index, prior_ucb_index
-from .tree_search import CompiledTree
+from .tree_search import CompiledTree, pooled_root_statistics
 
 ENGINES = ("auto", "compiled", "python")
 
 _CLOCK_CHUNK = 16
 """Compiled iterations between two looks at the clock under a ``seconds`` budget."""
+
+STATE_RNG_SLOT = 0
+"""Where every game keeps its RNG in the state (each game's ``layout.py``: ``RNG = 0``);
+:func:`determinized_roots` reseeds it."""
+
+_SEED_BITS = 62
+"""Seeds drawn from the agent's generator are below ``2**_SEED_BITS``."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +110,8 @@ class MCTSConfig:
     """Hidden-information games: how many determinized roots share the budget."""
     engine: str = "auto"
     """``compiled`` (:mod:`.tree_search`: the tree in arrays, one numba call per search),
-    ``python`` (the readable tree of this module, the reference), or ``auto``: compiled
-    for perfect-information games, python for games with a ``determinize`` kernel."""
+    ``python`` (the readable tree of this module, the reference), or ``auto`` (compiled,
+    for every game)."""
     shuffle: bool = True
     """Nodes list their actions in random order (the tie-break); ``False``: legal order,
     which makes the two engines' searches identical (tests, reproducible comparisons)."""
@@ -124,6 +144,26 @@ class MCTSConfig:
         )
 
 
+def determinized_roots(game: Game, state: np.ndarray, count: int, seed: int) -> np.ndarray:
+    """The positions a search of ``state`` starts from, as a ``[D, S]`` array.
+
+    Perfect information: ``state`` itself (``D = 1``). Hidden information: ``count``
+    copies resampled for the seat to move by the game's ``determinize`` kernel, in a
+    chain (each from the previous one); the first copy's RNG is reseeded from ``seed``
+    first, so the roots are a function of the seat's view and ``seed`` alone.
+    """
+    if game.spec.determinize is None:
+        return state[None].copy()
+    seat = int(game.k.current_player(state, game.params))
+    roots = np.empty((count, state.shape[0]), state.dtype)
+    view = state.copy()
+    seed_rng(view, STATE_RNG_SLOT, np.int64(seed))
+    for i in range(count):
+        game.spec.determinize(view, game.params, seat)  # never the true hidden state
+        roots[i] = view
+    return roots
+
+
 class _Node:
     """One searched position and per-action statistics for the seat to move there.
 
@@ -136,7 +176,7 @@ class _Node:
                  "w", "visits")  # fmt: skip
 
     def __init__(
-        self, game: Game, state: np.ndarray, rng: np.random.Generator, shuffle: bool = True
+        self, game: Game, state: np.ndarray, rng: np.ndarray, shuffle: bool = True
     ) -> None:
         k, params = game.k, game.params
         self.state = state
@@ -145,9 +185,9 @@ class _Node:
         mask = np.zeros(game.num_actions, np.uint8)
         if not self.terminal:
             k.legal_mask(state, params, mask)
-        self.actions = np.flatnonzero(mask)
-        if shuffle:
-            rng.shuffle(self.actions)  # plain UCT expands in random order
+        self.actions = np.flatnonzero(mask).astype(np.int64)
+        if shuffle:  # plain UCT expands in random order (``rng``: the search's stream)
+            shuffle_in_place(rng, 0, self.actions, len(self.actions))
         self.children: dict[int, _Node] = {}
         self.priors: np.ndarray | None = None
         self.extend: np.ndarray | None = None
@@ -233,14 +273,8 @@ class MCTSAgent(Agent):
     def engine_for(self, game: Game) -> str:
         """``compiled`` or ``python``: the engine this agent searches ``game`` with."""
         engine = self.config_for(game).engine
-        hidden = game.spec.determinize is not None
-        if engine == "compiled" and hidden:
-            raise ValueError(
-                f"{game.name} hides information: its search runs on engine=python "
-                "(determinized roots); use engine=auto or engine=python"
-            )
         if engine == "auto":
-            engine = "python" if hidden else "compiled"
+            engine = "compiled"
         if self.select_prior is not None:
             if engine != "compiled":
                 raise ValueError("select_prior runs in the compiled engine only; "
@@ -256,22 +290,29 @@ class MCTSAgent(Agent):
             raise ValueError(f"{game.name}: the game is over; nothing to search")
         cfg = self.config_for(game)
         heuristic = resolve_heuristic(game, self.heuristic)
-        if self.engine_for(game) == "compiled":
-            actions, n, w = self._search_compiled(game, state, cfg, heuristic)
+        seed = int(self.rng.integers(1 << _SEED_BITS))
+        if game.spec.determinize is not None:
+            roots = determinized_roots(game, state, cfg.determinizations,
+                                       int(self.rng.integers(1 << _SEED_BITS)))  # fmt: skip
         else:
-            actions, n, w = self._search_python(game, state, cfg, heuristic)
+            roots = determinized_roots(game, state, 1, 0)
+        if self.engine_for(game) == "compiled":
+            actions, n, w = self._search_compiled(game, roots, seed, cfg, heuristic)
+        else:
+            actions, n, w = self._search_python(game, roots, seed, cfg, heuristic)
         if len(actions) == 1:
             self.last_visits = {int(actions[0]): 0}
         mean = w / np.maximum(n, 1)
         return int(actions[np.lexsort((mean, n))[-1]])
 
     def _search_compiled(
-        self, game: Game, state: np.ndarray, cfg: MCTSConfig, heuristic: Heuristic
+        self, game: Game, roots: np.ndarray, seed: int, cfg: MCTSConfig, heuristic: Heuristic
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Root actions, visits and value sums of a search by :mod:`.tree_search`."""
-        tree = CompiledTree(game, state, value_kernel(game, heuristic), heuristic.extend,
-                            int(self.rng.integers(1 << 62)), cfg.c_uct, cfg.prior_visits,
-                            cfg.rollout_depth, cfg.rollouts_per_leaf, cfg.shuffle,
+        """Root actions, visits and value sums of a search by :mod:`.tree_search` from
+        ``roots`` (summed over them when there are several)."""
+        tree = CompiledTree(game, roots, value_kernel(game, heuristic), heuristic.extend,
+                            seed, cfg.c_uct, cfg.prior_visits, cfg.rollout_depth,
+                            cfg.rollouts_per_leaf, cfg.shuffle,
                             prior=self.select_prior)  # fmt: skip
         deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
         done = tree.search(0)  # the root alone
@@ -286,47 +327,29 @@ class MCTSAgent(Agent):
         return actions, n, w
 
     def _search_python(
-        self, game: Game, state: np.ndarray, cfg: MCTSConfig, heuristic: Heuristic
+        self, game: Game, roots: np.ndarray, seed: int, cfg: MCTSConfig, heuristic: Heuristic
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Root actions, visits and value sums of a search by the tree of this module
-        (summed over the determinized roots of a hidden-information game)."""
-        roots = self._roots(game, state, cfg)
-        root = roots[0]
+        from ``roots`` (summed over them when there are several). ``seed`` starts the
+        generator of the tie-break order and the rollouts, as in the compiled engine."""
+        rng = stream(np.uint64(seed))
+        nodes = [_Node(game, root.copy(), rng, cfg.shuffle) for root in roots]
         self.last_depth = done = 0
-        if len(root.actions) > 1:
+        if len(nodes[0].actions) > 1:
             deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
             rollout = bound_rollout(game, value_kernel(game, heuristic))
             while cfg.within_budget(done, deadline):
-                self._iterate(game, cfg, roots[done % len(roots)], heuristic, rollout)
+                self._iterate(game, cfg, nodes[done % len(nodes)], heuristic, rollout, rng)
                 done += 1
         self.last_iterations = done
-        actions = np.sort(root.actions)
-        n = np.zeros(len(actions), np.int64)
-        w = np.zeros(len(actions), np.float64)
-        for r in roots:
-            order = np.searchsorted(actions, r.actions)
-            n[order] += r.n
-            w[order] += r.w
-        self.last_visits = {int(a): int(k) for a, k in zip(actions, n, strict=True) if k}
-        if len(roots) == 1:  # perfect information: the root's own order breaks ties
-            return root.actions, root.n, root.w
+        actions, n, w = pooled_root_statistics([(r.actions, r.n, r.w) for r in nodes])
+        self.last_visits = {int(a): int(k) for a, k in sorted(zip(actions, n, strict=True)) if k}
         return actions, n, w
 
-    def _roots(self, game: Game, state: np.ndarray, cfg: MCTSConfig) -> list[_Node]:
-        """The search roots: the state itself, or determinized copies for its mover."""
-        if game.spec.determinize is None:
-            return [_Node(game, state.copy(), self.rng, cfg.shuffle)]
-        seat = game.current_player(state)
-        roots, view = [], state.copy()
-        for _ in range(cfg.determinizations):
-            view = view.copy()
-            game.determinize(view, seat)  # never the true hidden state
-            roots.append(_Node(game, view, self.rng, cfg.shuffle))
-        return roots
-
     def _iterate(
-        self, game: Game, cfg: MCTSConfig, root: _Node, heuristic: Heuristic, rollout
-    ) -> None:
+        self, game: Game, cfg: MCTSConfig, root: _Node, heuristic: Heuristic, rollout,
+        rng: np.ndarray,
+    ) -> None:  # fmt: skip
         """One selection-expansion-evaluation-backup pass."""
         k, params = game.k, game.params
         rewards = np.zeros(game.num_players, np.float32)
@@ -339,20 +362,25 @@ class MCTSAgent(Agent):
             if i not in node.children:
                 child_state = node.state.copy()
                 k.step(child_state, params, int(node.actions[i]), rewards)
-                node.children[i] = _Node(game, child_state, self.rng, cfg.shuffle)
+                node.children[i] = _Node(game, child_state, rng, cfg.shuffle)
                 node = node.children[i]
                 break
             node = node.children[i]
         self.last_depth = max(self.last_depth, len(path))
-        leaf_value = self._evaluate(game, cfg, node, path[-1] if path else None, heuristic, rollout)
+        seed = np.int64(next_u64(rng, 0) >> np.uint64(2))  # drawn for every leaf, as compiled
+        # fmt: off
+        leaf_value = self._evaluate(game, cfg, node, path[-1] if path else None, heuristic,
+                                    rollout, seed)
+        # fmt: on
         for parent, i in path:
             parent.visits += 1
             parent.n[i] += 1
             parent.w[i] += leaf_value[parent.mover]
 
     def _evaluate(
-        self, game: Game, cfg: MCTSConfig, leaf: _Node, edge, heuristic: Heuristic, rollout
-    ) -> np.ndarray:
+        self, game: Game, cfg: MCTSConfig, leaf: _Node, edge, heuristic: Heuristic, rollout,
+        seed: np.int64,
+    ) -> np.ndarray:  # fmt: skip
         """Per-seat value of a new leaf.
 
         A leaf reached by the "select" half of a two-stage move (an action the
@@ -380,6 +408,6 @@ class MCTSAgent(Agent):
                 k.returns(state, params, out)
                 return out
         rollout(state, params, game.num_actions, game.num_players,
-            cfg.rollout_depth, cfg.rollouts_per_leaf, np.int64(self.rng.integers(1 << 62)), out,
+            cfg.rollout_depth, cfg.rollouts_per_leaf, seed, out,
         )  # fmt: skip
         return out

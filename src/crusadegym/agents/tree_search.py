@@ -7,6 +7,13 @@ default (``engine="compiled"``). The two make the same choices: with ``shuffle=F
 ``tests/test_tree_search.py`` checks position by position. Only the random order in
 which a node lists its actions (the tie-break) comes from different generators.
 
+**Several roots (hidden information).** A game that hides information is searched from
+``D`` determinized copies of the position (:func:`.mcts.determinized_roots`): nodes
+``0 .. D-1`` are the roots, iteration ``i`` descends from root ``i % D``, each root grows
+its own subtree, and :func:`pooled_root_statistics` sums the roots' visits per action for
+the decision. The searcher's own legal actions are the same at every root (they depend on
+its view only). A perfect-information game has one root, ``D = 1``.
+
 The tree lives in flat arrays that the caller owns, so a search can stop and resume
 (a ``seconds`` budget checks the clock between chunks of iterations):
 
@@ -20,7 +27,8 @@ The tree lives in flat arrays that the caller owns, so a search can stop and res
   :mod:`.select_prior`);
 * ``edges_f[:, edge]`` (float64 rows :data:`E_SUM`, :data:`E_PRIOR`): the sum of the
   mover's values over the visits, and the lookahead value (the prior);
-* ``meta``: nodes used, edges used, deepest level reached.
+* ``meta``: nodes used, edges used, deepest level reached, the number of roots, and the
+  iterations run so far (which root the next one starts from).
 
 A kernel call runs iterations until its budget is spent or the next one might not fit
 (fewer than one node or ``n_actions`` edges free); :class:`CompiledTree` then grows the
@@ -50,7 +58,7 @@ if TYPE_CHECKING:
 N_MOVER, N_TERMINAL, N_FIRST, N_COUNT, N_VISITS, N_RANKED = range(6)
 E_ACTION, E_VISITS, E_CHILD, E_EXTEND = range(4)
 E_SUM, E_PRIOR = range(2)
-M_NODES, M_EDGES, M_DEPTH = range(3)
+M_NODES, M_EDGES, M_DEPTH, M_ROOTS, M_ITERATIONS = range(5)
 ESTIMATED = 2
 """``E_EXTEND`` of a "select" whose prior is a selection prior's guess (not yet expanded)."""
 
@@ -125,13 +133,13 @@ def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
         meta[M_NODES] = max(meta[M_NODES], node + 1)
 
     @inline_kjit
-    def rank(states, nodes, edges_i, edges_f, node, params, n_actions, n_players):
+    def rank(states, nodes, edges_i, edges_f, node, params, n_actions, n_players, n_roots):
         """Priors: the lookahead value of every action of ``node`` (``mcts._Node.rank``)."""
         state = states[node]
         marks = np.zeros(n_actions, np.uint8)
         extend(state, params, marks)
         values = np.empty(n_actions, np.float64)
-        if estimating and node != 0:  # the root's priors stay exact
+        if estimating and node >= n_roots:  # the roots' priors stay exact
             guessed = np.zeros(n_actions, np.uint8)
             # fmt: off
             estimated_lookahead_values(legal_mask, step, is_terminal, current_player, returns,
@@ -153,7 +161,7 @@ def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
 
     @inline_kjit
     def evaluate(states, nodes, edges_i, edges_f, leaf, edge, parent, params, n_actions,
-                 n_players, depth, n_rollouts, seed, out):  # fmt: skip
+                 n_players, n_roots, depth, n_rollouts, seed, out):  # fmt: skip
         """Per-seat value of a new leaf (``mcts.MCTSAgent._evaluate``): a "select" leaf
         is completed with its best follow-up first, then the rollout scores it."""
         if nodes[N_TERMINAL, leaf]:
@@ -161,7 +169,7 @@ def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
             return
         state = states[leaf]
         if edge >= 0 and edges_i[E_EXTEND, edge] and nodes[N_MOVER, leaf] == nodes[N_MOVER, parent]:
-            rank(states, nodes, edges_i, edges_f, leaf, params, n_actions, n_players)
+            rank(states, nodes, edges_i, edges_f, leaf, params, n_actions, n_players, n_roots)
             first, count = nodes[N_FIRST, leaf], nodes[N_COUNT, leaf]
             best = first
             for e in range(first, first + count):
@@ -184,11 +192,14 @@ def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
     @kjit
     def run(states, nodes, edges_i, edges_f, meta, params, n_actions, n_players, iterations,
             c_uct, prior_visits, depth, n_rollouts, order, rng):  # fmt: skip
-        """Up to ``iterations`` selection-expansion-evaluation-backup passes from node 0
-        (created first if the tree is empty); returns how many were run."""
+        """Up to ``iterations`` selection-expansion-evaluation-backup passes, each from
+        the next root in turn (the roots ``states[0 .. meta[M_ROOTS]-1]`` are made first
+        if the tree is empty); returns how many were run."""
         node_cap, edge_cap = states.shape[0], edges_i.shape[1]
+        n_roots = meta[M_ROOTS]
         if meta[M_NODES] == 0:
-            make_node(states, nodes, edges_i, edges_f, meta, 0, params, n_actions, order, rng)
+            for r in range(n_roots):
+                make_node(states, nodes, edges_i, edges_f, meta, r, params, n_actions, order, rng)
         path_nodes = np.empty(node_cap, np.int64)
         path_edges = np.empty(node_cap, np.int64)
         rewards = np.zeros(n_players, np.float32)
@@ -197,10 +208,13 @@ def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
         while done < iterations:
             if meta[M_NODES] >= node_cap or meta[M_EDGES] + n_actions > edge_cap:
                 break  # the caller grows the arrays
-            node, length, new = 0, 0, -1
+            node, length, new = meta[M_ITERATIONS] % n_roots, 0, -1
             while not nodes[N_TERMINAL, node]:
                 if prior_visits > 0 and not nodes[N_RANKED, node]:
-                    rank(states, nodes, edges_i, edges_f, node, params, n_actions, n_players)
+                    # fmt: off
+                    rank(states, nodes, edges_i, edges_f, node, params, n_actions, n_players,
+                         n_roots)
+                    # fmt: on
                 e = select_edge(nodes, edges_i, edges_f, node, c_uct, prior_visits)
                 path_nodes[length] = node
                 path_edges[length] = e
@@ -222,13 +236,14 @@ def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
             seed = np.int64(next_u64(rng, 0) >> np.uint64(2))
             # fmt: off
             evaluate(states, nodes, edges_i, edges_f, node, edge, parent, params, n_actions,
-                     n_players, depth, n_rollouts, seed, out)
+                     n_players, n_roots, depth, n_rollouts, seed, out)
             # fmt: on
             for i in range(length):
                 p, e = path_nodes[i], path_edges[i]
                 nodes[N_VISITS, p] += 1
                 edges_i[E_VISITS, e] += 1
                 edges_f[E_SUM, e] += out[nodes[N_MOVER, p]]
+            meta[M_ITERATIONS] += 1
             done += 1
         return done
 
@@ -252,7 +267,10 @@ def bound_search(game: Game, value: Any, extend: Any | None, prior: Any = None) 
 
 
 class CompiledTree:
-    """One search's arrays and the calls that grow them (see the module docstring)."""
+    """One search's arrays and the calls that grow them (see the module docstring).
+
+    ``root``: the position (one state), or ``D`` determinized positions as a ``[D, S]``
+    array, searched as ``D`` roots that share the iterations in turn."""
 
     def __init__(  # the search's constants follow MCTSConfig
         self, game: Game, root: np.ndarray, value: Any, extend: Any | None, seed: int,
@@ -263,16 +281,20 @@ class CompiledTree:
         self.run = bound_search(game, value, extend, prior)
         self.constants = (c_uct, prior_visits, rollout_depth, rollouts_per_leaf, shuffle_actions)
         """The search's constants, in the kernel's argument order (see MCTSConfig)."""
-        self.states = np.empty((nodes, root.shape[0]), root.dtype)
-        self.states[0] = root
+        roots = np.atleast_2d(root)
+        self.n_roots = roots.shape[0]
+        nodes = max(nodes, self.n_roots + 1)
+        self.states = np.empty((nodes, roots.shape[1]), roots.dtype)
+        self.states[: self.n_roots] = roots
         self.nodes = np.zeros((6, nodes), np.int64)
-        self.edges_i = np.zeros((4, nodes * 16 + game.num_actions), np.int64)
+        self.edges_i = np.zeros((4, nodes * 16 + self.n_roots * game.num_actions), np.int64)
         self.edges_f = np.zeros((2, self.edges_i.shape[1]), np.float64)
-        self.meta = np.zeros(3, np.int64)
+        self.meta = np.zeros(5, np.int64)
+        self.meta[M_ROOTS] = self.n_roots
         self.rng = stream(np.uint64(seed))
 
     def search(self, iterations: int) -> int:
-        """Run ``iterations`` more iterations (the first call also makes the root),
+        """Run ``iterations`` more iterations (the first call also makes the roots),
         growing the arrays as needed."""
         game, done = self.game, 0
         while done < iterations or self.meta[M_NODES] == 0:
@@ -291,7 +313,7 @@ class CompiledTree:
         """Room for at least one more iteration, and for most of ``iterations`` at the
         current edges per node."""
         used_nodes, used_edges = int(self.meta[M_NODES]), int(self.meta[M_EDGES])
-        want_nodes = used_nodes + iterations + 1
+        want_nodes = max(used_nodes, self.n_roots) + iterations + 1
         if want_nodes > self.states.shape[0]:
             self.states = _grown(self.states, want_nodes, axis=0)
             self.nodes = _grown(self.nodes, want_nodes, axis=1)
@@ -302,8 +324,13 @@ class CompiledTree:
             self.edges_f = _grown(self.edges_f, want_edges, axis=1)
 
     def root_statistics(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The root's actions (in its listing order), visits and value sums."""
-        first, count = int(self.nodes[N_FIRST, 0]), int(self.nodes[N_COUNT, 0])
+        """The decision's actions, visits and value sums: the root's own (in its listing
+        order), or with several roots their sum per action (:func:`pooled_root_statistics`)."""
+        return pooled_root_statistics([self._statistics_of(r) for r in range(self.n_roots)])
+
+    def _statistics_of(self, root: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Root ``root``'s actions (in its listing order), visits and value sums."""
+        first, count = int(self.nodes[N_FIRST, root]), int(self.nodes[N_COUNT, root])
         edges = slice(first, first + count)
         return (self.edges_i[E_ACTION, edges].copy(), self.edges_i[E_VISITS, edges].copy(),
                 self.edges_f[E_SUM, edges].copy())  # fmt: skip
@@ -312,6 +339,26 @@ class CompiledTree:
     def depth(self) -> int:
         """Deepest tree level (edges from the root) reached so far."""
         return int(self.meta[M_DEPTH])
+
+
+def pooled_root_statistics(
+    roots: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One decision from the roots' (actions, visits, value sums): a single root's own,
+    in its listing order (its tie-break), or for several roots every action once, in
+    increasing order, with its visits and sums added up over the roots (both engines
+    decide with this). The roots of a determinized search list the same actions, since
+    the searcher's legal actions depend on its view only."""
+    if len(roots) == 1:
+        return roots[0]
+    actions = np.unique(np.concatenate([listed for listed, _, _ in roots]))
+    n = np.zeros(len(actions), np.int64)
+    w = np.zeros(len(actions), np.float64)
+    for listed, visits, sums in roots:
+        order = np.searchsorted(actions, listed)
+        n[order] += visits
+        w[order] += sums
+    return actions, n, w
 
 
 def _grown(array: np.ndarray, size: int, axis: int) -> np.ndarray:
