@@ -12,6 +12,7 @@ from crusadegym.agents.ladder import (
     ladder_agents,
     main,
     pair_counts,
+    parse_budgets,
     parse_learned,
 )
 
@@ -25,6 +26,10 @@ def test_every_game_gets_random_heuristic_mcts_budgets_and_its_learned_agents():
                       "pretrained", "policy:a.zip"]  # fmt: skip
     assert ladder_agents("deus", (10,), [], shipped=True) == [
         "random", "heuristic", "mcts:iterations=10"]  # fmt: skip
+    assert ladder_agents("deus", parse_budgets("default,50"), [], shipped=True) == [
+        "random", "heuristic", "mcts", "mcts:iterations=50"]  # fmt: skip
+    with pytest.raises(ValueError, match="--budgets takes positive integers or default"):
+        parse_budgets("100,lots")
     assert parse_learned(["deus=policy:x.zip", "deus=policy:y.zip"]) == {
         "deus": ["policy:x.zip", "policy:y.zip"]}  # fmt: skip
     with pytest.raises(ValueError, match="GAME=SPEC"):

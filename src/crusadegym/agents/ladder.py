@@ -8,8 +8,9 @@ round-robin (:func:`crusadegym.agents.arena.run_arena`: seats rotated, seeded ga
 OpenSkill Plackett-Luce ratings, Wilson intervals) between
 
 * ``random`` and ``heuristic``;
-* ``mcts`` at each budget of ``--budgets`` (iterations per decision; the game's tuned
-  MCTS options otherwise, see ``Heuristic.mcts_defaults``);
+* ``mcts`` at each budget of ``--budgets`` (iterations per decision, or ``default``: the
+  plain ``mcts`` spec at the game's own budget; the game's tuned MCTS options otherwise,
+  see ``Heuristic.mcts_defaults``);
 * the game's shipped learned agent, if any (:data:`SHIPPED`; ``--no-shipped`` leaves it
   out), and every learned agent given as ``--learned GAME=SPEC`` (e.g.
   ``deus_lo_vult=policy:runs/fast/final.zip``).
@@ -44,8 +45,11 @@ LADDER_GAMES = ("deus_lo_vult", "deus_lo_vult_campaign", "deus", "crusaders")
 LADDER_OPTIONS: dict[str, dict] = {"deus_lo_vult_campaign": {"preset": "kyivan"}}
 """Options a game is laddered with unless ``-o`` says otherwise (the rest: its defaults)."""
 
-DEFAULT_BUDGETS = (25, 100, 400)
-"""MCTS iterations per decision on the ladder: below, at and above Deus lo Vult's default."""
+DEFAULT_BUDGET = "default"
+"""A ``--budgets`` entry for MCTS at the game's own default budget (the spec ``mcts``)."""
+
+DEFAULT_BUDGETS = (DEFAULT_BUDGET,)
+"""MCTS budgets on the ladder: each game's own default (issue #36 measures search there)."""
 
 SHIPPED: dict[str, str] = {"deus_lo_vult": "pretrained"}
 """The learned agent shipped in the package, per game (``agents/pretrained``)."""
@@ -55,9 +59,29 @@ END = "<!-- ladder:end -->"
 HEADING = "## Strength ladder"
 
 
-def ladder_agents(game: str, budgets: tuple[int, ...], learned: list[str], shipped: bool) -> list:
+def mcts_spec(budget: int | str) -> str:
+    """The MCTS spec of one ``--budgets`` entry."""
+    return "mcts" if budget == DEFAULT_BUDGET else f"mcts:iterations={budget}"
+
+
+def parse_budgets(text: str) -> tuple[int | str, ...]:
+    """``"default,25,100"`` -> ``("default", 25, 100)``; a one-line error otherwise."""
+    budgets: list[int | str] = []
+    for item in (b.strip() for b in text.split(",")):
+        if item == DEFAULT_BUDGET:
+            budgets.append(item)
+        elif item.isdigit() and int(item) > 0:
+            budgets.append(int(item))
+        elif item:
+            raise ValueError(f"--budgets takes positive integers or {DEFAULT_BUDGET}, not {item!r}")
+    return tuple(budgets)
+
+
+def ladder_agents(
+    game: str, budgets: tuple[int | str, ...], learned: list[str], shipped: bool
+) -> list:
     """The agent specs of ``game``'s ladder, weakest kinds first."""
-    agents = ["random", "heuristic", *(f"mcts:iterations={b}" for b in budgets)]
+    agents = ["random", "heuristic", *(mcts_spec(b) for b in budgets)]
     if shipped and game in SHIPPED:
         agents.append(SHIPPED[game])
     return agents + [spec for spec in learned if spec not in agents]
@@ -229,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--budgets",
         default=",".join(map(str, DEFAULT_BUDGETS)),
-        help="MCTS iterations per decision, comma-separated",
+        help="MCTS iterations per decision, comma-separated; 'default': the game's own budget",
     )
     p.add_argument(
         "--learned",
@@ -270,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     games = args.game or list(LADDER_GAMES)
     try:
-        budgets = tuple(int(b) for b in args.budgets.split(",") if b)
+        budgets = parse_budgets(args.budgets)
         learned = parse_learned(args.learned)
         sections: dict[str, str] = {}
         for game in games:
