@@ -49,6 +49,10 @@ from . import Heuristic
 
 W_GOLD = 0.25
 W_RESOURCE = 0.5
+GOLD_USEFUL = 40
+RESOURCE_USEFUL = 5
+"""Gold and each resource count as material up to these: they score only through builds
+(25 pieces a seat) and the 2-VP majority, so a hoard of Neptune's gold is no lead."""
 W_PIECE = 0.3
 W_CARD = 0.4
 W_REGION = 0.6
@@ -72,6 +76,8 @@ TRAILER_HORIZON = 10.0
 """Most turns left a seat behind counts (see :func:`scores`)."""
 TERMINAL_Z = 5.0
 """z per VP of final margin once the game is over (a 1-VP win is already near-certain)."""
+VALUE_SCALE = 3.0
+"""z per unit of ``tanh`` in the search's value: a late lead of z 4 or 6 stays told apart."""
 _TIE_NOISE = 1e-6
 
 
@@ -80,9 +86,9 @@ def seat_material(state, params, p, score):
     """Seat p's material in VP units (``score``: its final score as it stands)."""
     pb = L.player(p)
     v = float(score)
-    v += W_GOLD * state[pb + L.GOLD]
+    v += W_GOLD * min(state[pb + L.GOLD], GOLD_USEFUL)
     for k in range(T.N_RESOURCES):
-        v += W_RESOURCE * state[pb + L.RES + k]
+        v += W_RESOURCE * min(state[pb + L.RES + k], RESOURCE_USEFUL)
     for t in range(T.N_TYPES):
         v += W_PIECE * min(state[pb + L.ON_BOARD + t], 2)
     v += W_CARD * min(state[pb + L.HAND_N], 6)
@@ -301,11 +307,11 @@ def scores(state, params, out):
 
 @ajit
 def evaluate(state, params, out):
-    """Per-seat value in [-1, 1]: ``tanh`` of :func:`scores`."""
+    """Per-seat value in [-1, 1]: ``tanh(z / VALUE_SCALE)`` of :func:`scores`."""
     z = np.zeros(params[P_PLAYERS], np.float64)
     scores(state, params, z)
     for p in range(params[P_PLAYERS]):
-        out[p] = np.tanh(z[p])
+        out[p] = np.tanh(z[p] / VALUE_SCALE)
 
 
 @jit
