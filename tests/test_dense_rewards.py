@@ -1,6 +1,6 @@
 """Dense rewards for every game (issue #36, goal 3): ``reward="score"`` and shaping.
 
-For Deus, Crusaders and the Campaign, as for the Duel: summed over a game, ``reward="score"``
+For the Duel, the Campaign, Deus and Crusaders: summed over a game, ``reward="score"``
 pays the result plus the game's weight times the final score lead (paid as the score
 changes, so mid-game steps carry reward), and the potential-based shaping sums to exactly
 the result. Checked on whole games, with the final score lead recomputed from the state.
@@ -16,6 +16,7 @@ from crusadegym.envs.aec import CrusadeAECEnv
 from crusadegym.envs.shaping import POTENTIAL_WEIGHTS, SCORE_WEIGHTS, SCORES
 
 CASES = {
+    "deus_lo_vult": ("heuristic", {"players": 2, "rounds": 1, "max_turns": 15}),
     "deus": ("random", {"players": 3, "max_turns": 12}),
     "crusaders": ("random", {"players": 2, "max_turns": 25}),
     "deus_lo_vult_campaign": ("heuristic", {"players": 2, "max_turns": 12, "battles": 1}),
@@ -53,6 +54,7 @@ def test_score_reward_pays_the_score_lead_as_it_changes_and_the_result(name: str
         lead = float(score[i] - others[i])
         expected = float(result[i]) + SCORE_WEIGHTS[name] * lead
         assert totals[agent] == pytest.approx(expected, abs=1e-4)
+    assert sum(totals.values()) == pytest.approx(float(result.sum()), abs=1e-4)  # lead: zero-sum
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

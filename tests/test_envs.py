@@ -299,30 +299,3 @@ def test_registry_ids_build_the_envs():
     for env_id in SINGLE_AGENT_IDS:
         env = gymnasium.make(f"crusadegym.envs:{env_id}")
         assert isinstance(env.unwrapped, CrusadeSingleAgentEnv)
-
-
-# -- reward="score" ------------------------------------------------------------------
-def test_score_reward_pays_each_coin_lead_change_and_the_result():
-    """Summed over a game: the result plus SCORE_WEIGHT x the final coin lead, zero-sum."""
-    from crusadegym.agents import make_agent, select_action
-    from crusadegym.core.deus_lo_vult import layout as L
-    from crusadegym.envs.shaping import SCORE_WEIGHT
-
-    env = CrusadeAECEnv("deus_lo_vult", reward="score", **DLV)
-    env.reset(seed=1)
-    agents = [make_agent("heuristic", seed) for seed in (1, 2)]
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    paid_midgame = False
-    while not all(env.terminations.values()):
-        seat = env.agent_name_mapping[env.agent_selection]
-        env.step(select_action(agents[seat], env.game, env.game_state))
-        for agent in env.possible_agents:
-            totals[agent] += env.rewards[agent]
-        paid_midgame |= not env._over and any(env.rewards.values())
-    score = env.game_state[L.SCORE : L.SCORE + 2].astype(float)
-    result = env.game.returns(env.game_state)
-    assert score.sum() > 0 and paid_midgame  # coins were secured, and paid when they were
-    for i, agent in enumerate(env.possible_agents):
-        lead = score[i] - score[1 - i]
-        assert totals[agent] == pytest.approx(float(result[i]) + SCORE_WEIGHT * lead, abs=1e-5)
-    assert sum(totals.values()) == pytest.approx(0.0, abs=1e-5)
