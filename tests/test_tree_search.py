@@ -17,7 +17,14 @@ from tinygame import tiny_state
 
 from crusadegym.agents.heuristics import HeuristicAgent, get_heuristic, value_kernel
 from crusadegym.agents.mcts import MCTSAgent, MCTSConfig, determinized_roots
-from crusadegym.agents.tree_search import CompiledTree
+from crusadegym.agents.tree_search import (
+    E_ACTION,
+    E_EXTEND,
+    E_SEAT_VALUES,
+    N_COUNT,
+    N_FIRST,
+    CompiledTree,
+)
 from crusadegym.core import make_game
 
 
@@ -177,3 +184,29 @@ def test_several_roots_share_the_iterations_in_turn_and_pool_their_visits():
         assert n[i] == sum(v for v, _ in at_roots)
         assert w[i] == pytest.approx(sum(s for _, s in at_roots))
     assert n.sum() == 31
+
+
+def test_the_edges_keep_every_seats_value_of_the_position_they_lead_to():
+    """What a new leaf reads instead of evaluating again (rollouts of depth 0): for every
+    edge the lookahead scored one ply deep, the value of every seat after its action."""
+    game = make_game("crusaders")
+    state = _heuristic_positions(game, 1)[0]
+    heuristic = get_heuristic(game.name)
+    value = value_kernel(game, heuristic)
+    search = {"seed": 2, "c_uct": 1.4, "prior_visits": 2.0, "rollout_depth": 0,
+              "rollouts_per_leaf": 1, "shuffle_actions": False}  # fmt: skip
+    tree = CompiledTree(game, state, value, heuristic.extend, **search)
+    tree.search(20)
+    first, count = int(tree.nodes[N_FIRST, 0]), int(tree.nodes[N_COUNT, 0])
+    known = 0
+    for e in range(first, first + count):
+        stored = tree.edges_f[E_SEAT_VALUES:, e]
+        if tree.edges_i[E_EXTEND, e]:
+            continue  # a two-ply prior may or may not have a one-ply value behind it
+        after = state.copy()
+        game.step(after, int(tree.edges_i[E_ACTION, e]))
+        expected = np.zeros(game.num_players, np.float32)
+        (game.k.returns if game.is_terminal(after) else value)(after, game.params, expected)
+        np.testing.assert_array_equal(stored, expected)
+        known += 1
+    assert known > 1

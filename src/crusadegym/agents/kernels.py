@@ -99,13 +99,16 @@ def lookahead_values(
     n_players,
     extend,
     out,
+    seat_values,
 ):
     """Value for the seat to move of every legal action, one ply deep (or two).
 
     ``out[a]`` gets the mover's value after action ``a`` (``-inf`` if illegal).
     When ``extend[a]`` is set and the same seat is still to move afterwards (a
     "select" action of a two-stage move), the value is the best follow-up
-    instead: the mover's best value one action further. Returns the mover.
+    instead: the mover's best value one action further. ``seat_values`` (float32
+    ``[A, P]``, or ``[0, P]`` to skip) receives every seat's value behind a one-ply
+    ``out[a]`` (see :func:`record_seat_values`). Returns the mover.
     """
     mover = current_player(state, params)
     mask = np.zeros(n_actions, np.uint8)
@@ -117,6 +120,7 @@ def lookahead_values(
     legal_mask(state, params, mask)
     for a in range(n_actions):
         out[a] = -np.inf
+        record_seat_values(seat_values, a, vals, False)
         if not mask[a]:
             continue
         s1[:] = state
@@ -135,7 +139,21 @@ def lookahead_values(
                 continue
         # no second ply: score the position itself
         out[a] = mover_value(is_terminal, returns, value, s1, params, vals, mover)
+        record_seat_values(seat_values, a, vals, True)
     return mover
+
+
+@jit
+def record_seat_values(seat_values, a, vals, known):
+    """Row ``a`` of ``seat_values`` (if it has rows): every seat's value ``vals`` of the
+    position one action ``a`` away when ``known``, else NaN (a two-ply or estimated
+    value, or an illegal action). The compiled tree keeps these on its edges: with
+    rollouts of depth 0, a new leaf's value is exactly that row, so it is not computed
+    again (:mod:`.tree_search`)."""
+    if seat_values.shape[0] == 0:
+        return
+    for p in range(seat_values.shape[1]):
+        seat_values[a, p] = vals[p] if known else np.nan
 
 
 @inline_kjit
@@ -193,6 +211,7 @@ def estimated_lookahead_values(
     extend,
     out,
     estimated,
+    seat_values,
 ):
     """:func:`lookahead_values` with the second ply estimated instead of played out.
 
@@ -201,7 +220,8 @@ def estimated_lookahead_values(
     ``exact`` marks (played out, as :func:`lookahead_values` does) and the learned
     guess ``value(state) + weights . features(state, a)`` for the others, and
     ``estimated[a]`` is set; every other action is scored one ply deep, exactly
-    (``crusadegym.agents.select_prior``). Returns the mover.
+    (``crusadegym.agents.select_prior``); ``seat_values`` as in :func:`lookahead_values`.
+    Returns the mover.
     """
     mover = current_player(state, params)
     mask = np.zeros(n_actions, np.uint8)
@@ -217,6 +237,7 @@ def estimated_lookahead_values(
     for a in range(n_actions):
         out[a] = -np.inf
         estimated[a] = 0
+        record_seat_values(seat_values, a, vals, False)
         if not mask[a]:
             continue
         s1[:] = state
@@ -240,6 +261,7 @@ def estimated_lookahead_values(
                 estimated[a] = 1
                 continue
         out[a] = mover_value(is_terminal, returns, value, s1, params, vals, mover)
+        record_seat_values(seat_values, a, vals, True)
     return mover
 
 
@@ -313,9 +335,11 @@ def bound_lookahead(game: Game, value: Any) -> Any:
 
         @kjit
         def run(state, params, n_actions, n_players, extend, out):
+            none = np.empty((0, n_players), np.float32)
             # fmt: off
             return lookahead_values(legal_mask, step, is_terminal, current_player, returns,
-                                    value, state, params, n_actions, n_players, extend, out)
+                                    value, state, params, n_actions, n_players, extend, out,
+                                    none)
             # fmt: on
 
         _BOUND[key] = run
@@ -336,11 +360,12 @@ def bound_estimated_lookahead(game: Game, value: Any, prior: Any) -> Any:
 
         @kjit
         def run(state, params, n_actions, n_players, extend, out, estimated):
+            none = np.empty((0, n_players), np.float32)
             # fmt: off
             return estimated_lookahead_values(legal_mask, step, is_terminal, current_player,
                                               returns, value, features, weights, exact, state,
                                               params, n_actions, n_players, extend, out,
-                                              estimated)
+                                              estimated, none)
             # fmt: on
 
         _BOUND[key] = run

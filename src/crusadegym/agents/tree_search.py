@@ -25,8 +25,13 @@ The tree lives in flat arrays that the caller owns, so a search can stop and res
   (:data:`ESTIMATED` while a selection prior's guess stands in for the second ply: the
   first expansion of that edge replaces the guess with the exact value, see
   :mod:`.select_prior`);
-* ``edges_f[:, edge]`` (float64 rows :data:`E_SUM`, :data:`E_PRIOR`): the sum of the
-  mover's values over the visits, and the lookahead value (the prior);
+* ``edges_f[:, edge]`` (float64 rows :data:`E_SUM`, :data:`E_PRIOR`, then one row per
+  seat from :data:`E_SEAT_VALUES`): the sum of the mover's values over the visits, the
+  lookahead value (the prior), and every seat's value of the position the edge leads
+  to when the lookahead scored it one ply deep (NaN otherwise). With rollouts of depth
+  0 that is exactly the new leaf's evaluation, which is then read instead of computed
+  again (one evaluation per iteration saved; the evaluation is most of a search's cost
+  in Deus and Crusaders);
 * ``meta``: nodes used, edges used, deepest level reached, the number of roots, and the
   iterations run so far (which root the next one starts from).
 
@@ -57,7 +62,7 @@ if TYPE_CHECKING:
 
 N_MOVER, N_TERMINAL, N_FIRST, N_COUNT, N_VISITS, N_RANKED = range(6)
 E_ACTION, E_VISITS, E_CHILD, E_EXTEND = range(4)
-E_SUM, E_PRIOR = range(2)
+E_SUM, E_PRIOR, E_SEAT_VALUES = range(3)
 M_NODES, M_EDGES, M_DEPTH, M_ROOTS, M_ITERATIONS = range(5)
 ESTIMATED = 2
 """``E_EXTEND`` of a "select" whose prior is a selection prior's guess (not yet expanded)."""
@@ -90,6 +95,17 @@ def select_edge(nodes, edges_i, edges_f, node, c_uct, prior_visits):
         priors = edges_f[E_PRIOR, first : first + count]
         return first + prior_ucb_index(w, n, priors, visits, c_uct, prior_visits)
     return first + plain_ucb_index(w, n, visits, c_uct)
+
+
+@jit
+def read_seat_values(edges_f, edge, out):
+    """Copy the per-seat values stored on ``edge`` into ``out``; False (``out``
+    untouched) if the edge has none (see ``edges_f`` in the module docstring)."""
+    if np.isnan(edges_f[E_SEAT_VALUES, edge]):
+        return False
+    for p in range(out.shape[0]):
+        out[p] = edges_f[E_SEAT_VALUES + p, edge]
+    return True
 
 
 def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
@@ -127,6 +143,7 @@ def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
             edges_i[E_EXTEND, e] = 0
             edges_f[E_SUM, e] = 0.0
             edges_f[E_PRIOR, e] = 0.0
+            edges_f[E_SEAT_VALUES:, e] = np.nan
         nodes[N_FIRST, node] = first
         nodes[N_COUNT, node] = count
         meta[M_EDGES] = first + count
@@ -139,35 +156,42 @@ def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
         marks = np.zeros(n_actions, np.uint8)
         extend(state, params, marks)
         values = np.empty(n_actions, np.float64)
+        seat_values = np.empty((n_actions, n_players), np.float32)
         if estimating and node >= n_roots:  # the roots' priors stay exact
             guessed = np.zeros(n_actions, np.uint8)
             # fmt: off
             estimated_lookahead_values(legal_mask, step, is_terminal, current_player, returns,
                                        value, features, weights, exact, state, params,
-                                       n_actions, n_players, marks, values, guessed)
+                                       n_actions, n_players, marks, values, guessed,
+                                       seat_values)
             # fmt: on
             for a in range(n_actions):
                 marks[a] += guessed[a]  # 2: an estimated "select", made exact on expansion
         else:
             # fmt: off
             lookahead_values(legal_mask, step, is_terminal, current_player, returns, value,
-                             state, params, n_actions, n_players, marks, values)
+                             state, params, n_actions, n_players, marks, values, seat_values)
             # fmt: on
         for e in range(nodes[N_FIRST, node], nodes[N_FIRST, node] + nodes[N_COUNT, node]):
             a = edges_i[E_ACTION, e]
             edges_f[E_PRIOR, e] = values[a]
             edges_i[E_EXTEND, e] = marks[a]
+            for p in range(n_players):
+                edges_f[E_SEAT_VALUES + p, e] = seat_values[a, p]
         nodes[N_RANKED, node] = 1
 
     @inline_kjit
     def evaluate(states, nodes, edges_i, edges_f, leaf, edge, parent, params, n_actions,
                  n_players, n_roots, depth, n_rollouts, seed, out):  # fmt: skip
         """Per-seat value of a new leaf (``mcts.MCTSAgent._evaluate``): a "select" leaf
-        is completed with its best follow-up first, then the rollout scores it."""
+        is completed with its best follow-up first, then the rollout scores it (read
+        from the edge when the lookahead already scored that position and the rollout
+        would have no step to play)."""
         if nodes[N_TERMINAL, leaf]:
             returns(states[leaf], params, out)
             return
         state = states[leaf]
+        known = depth == 0 and n_rollouts == 1  # the rollout is the evaluation, once
         if edge >= 0 and edges_i[E_EXTEND, edge] and nodes[N_MOVER, leaf] == nodes[N_MOVER, parent]:
             rank(states, nodes, edges_i, edges_f, leaf, params, n_actions, n_players, n_roots)
             first, count = nodes[N_FIRST, leaf], nodes[N_COUNT, leaf]
@@ -178,12 +202,16 @@ def _kernel(k: Any, value: Any, extend: Any, prior: tuple | None) -> Any:
             if edges_i[E_EXTEND, edge] == ESTIMATED:  # the guess gives way to the exact value
                 edges_f[E_PRIOR, edge] = edges_f[E_PRIOR, best]
                 edges_i[E_EXTEND, edge] = 1
+            if known and read_seat_values(edges_f, best, out):
+                return
             state = state.copy()
             rewards = np.zeros(n_players, np.float32)
             step(state, params, edges_i[E_ACTION, best], rewards)
             if is_terminal(state, params):
                 returns(state, params, out)
                 return
+        elif known and edge >= 0 and read_seat_values(edges_f, edge, out):
+            return
         # fmt: off
         rollout_values(legal_mask, step, is_terminal, returns, value, state, params, n_actions,
                        n_players, depth, n_rollouts, seed, out)
@@ -288,7 +316,7 @@ class CompiledTree:
         self.states[: self.n_roots] = roots
         self.nodes = np.zeros((6, nodes), np.int64)
         self.edges_i = np.zeros((4, nodes * 16 + self.n_roots * game.num_actions), np.int64)
-        self.edges_f = np.zeros((2, self.edges_i.shape[1]), np.float64)
+        self.edges_f = np.zeros((E_SEAT_VALUES + game.num_players, self.edges_i.shape[1]))
         self.meta = np.zeros(5, np.int64)
         self.meta[M_ROOTS] = self.n_roots
         self.rng = stream(np.uint64(seed))
