@@ -11,23 +11,27 @@ one sub-decision at a time, each scored one ply ahead; the action whose complete
 scores best for the mover is played. Evaluation, per seat, in VP:
 
 * the final score as it stands (VP, temple cards capped at 12, the 2-VP majorities);
-* gold at 1/4 VP and resources at 1/2 VP (a resource is worth 4 gold in a cost);
+* gold at 1/4 VP up to 40 gold and each resource at 1/2 VP up to 5 (a resource is worth
+  4 gold in a cost; beyond that a hoard scores only its majority);
 * pieces on the player board (they allow building) and cards in hand (they allow
   building and feed offerings), each a small bonus;
-* regions held and armies next to live barbarian villages (future raids).
+* regions held and armies next to live barbarian villages (future raids);
+* the cards counting toward the next temple's prerequisite, and a temple card held.
 
-A seat's value is ``tanh(z)`` in [-1, 1], ``z = (own - best rival) / (SIGMA * sqrt(1 +
-turns left))``: the margin measured against how much it can still move. The margin is
-taken as a random walk of step ``SIGMA`` per turn, so the same lead is worth more the
-nearer the end (rulebook "End of Game": all temples built or all barbarian villages
-attacked, the round finished, one more round). A seat ahead therefore gains by building
-temples and raiding the last villages, one behind by playing on -- without that term
-nothing in a one-turn lookahead valued ending the game, and two greedy seats traded
-Vesta's 2 VP a turn for ever (issue #36). Turns left: exact once the end is triggered,
-else estimated from the temples and live villages still standing. The greedy lookahead
-compares ``z`` itself, which never saturates (``tanh`` of a large lead rounds to 1 and
-made every action tie). Rivals' VP enter as totals a seat that remembers the game knows
-(every VP change is a public event).
+A seat's ``z = (own - best rival) / (SIGMA * sqrt(1 + turns left))`` measures its margin
+against how much it can still move: the margin is taken as a random walk of step
+``SIGMA`` per turn, so the same lead is worth more the nearer the end (rulebook "End of
+Game": all temples built or all barbarian villages attacked, the round finished, one
+more round). Turns left are exact once the end is triggered, else the turns the leader
+needs to trigger it alone (its temple path or its village path, in builds, draws and
+pieces gained), so the seat ahead builds temples and closes villages, and a seat behind
+plays on -- but counts at most ``TRAILER_HORIZON`` turns, so a stall the leader cannot
+break is no gain to it. Without that term nothing in a one-turn lookahead valued ending
+the game and two greedy seats traded Vesta's 2 VP a turn for ever (issue #36). The
+greedy lookahead compares ``z`` itself, which never saturates (``tanh`` of a large lead
+rounds to 1 and made every action tie); the search's value is ``tanh(z / VALUE_SCALE)``
+in [-1, 1]. Rivals' VP enter as totals a seat that remembers the game knows (every VP
+change is a public event).
 """
 
 from __future__ import annotations
