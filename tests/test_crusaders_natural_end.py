@@ -88,3 +88,29 @@ def test_search_value_of_a_finished_game_is_its_result():
     game = make_game("crusaders", players=3, supply=SMALL_SUPPLY)
     s = _play(game, 0, ["heuristic"] * 3)
     np.testing.assert_array_equal(_values(evaluate_turn, s, game.params, 3), game.returns(s))
+
+
+# Supply 1: any influence ends the game [C]; seat 1, last in the round and 30 behind,
+# can take it (Muster 3, Influence) or not (upgrade a wedge, Travel).
+LAST_POINT = """
+crusaders players=2 expansion=0 seat=1 supply=1
+seat 0 score=40
+  wheel TB:2 TI:2 MC:2 CB:2 IM:2 BI:2
+  knights d3 - - -
+seat 1 score=10
+  wheel TB:2 TI:2 MC:3 CB:2 IM:2 BI:2
+  knights f5 - - -
+"""
+
+
+def test_a_trailing_seat_still_takes_the_supplys_last_influence():
+    """A seat that loses when the game ends still scores the last point and ends it
+    (the supply runs out, the round is finished [C]) instead of stalling forever."""
+    game = make_game("crusaders", players=2, expansion=False)
+    s, params = parse_position(LAST_POINT)
+    assert np.array_equal(params, game.params)
+    agent = make_agent("heuristic", seed=0)
+    while not game.is_terminal(s) and game.current_player(s) == 1:
+        game.step(s, select_action(agent, game, s))
+    assert game.is_terminal(s) and not game.is_truncated(s)
+    assert game.returns(s).tolist() == [1.0, -1.0]
