@@ -6,23 +6,40 @@ follow-up (two plies of the same seat), so "select a unit" and "do something
 with it" are judged together. Ties are broken at random. One decision costs a
 few hundred compiled step+evaluate calls (about a millisecond).
 
-Evaluation terms, per seat, in "coin" units (weights in :data:`WEIGHTS`):
+Evaluation terms, per seat, in "coin" units (weights in :data:`WEIGHTS`, one column
+per term in :data:`SEAT_TERMS`):
 
 * secured coins (the score) -- the only thing that wins;
-* carried coins, each worth less the farther its carrier is from a cell next to
-  its own camp centre (where a GIVE secures it);
-* for every unit that can still carry a coin: a bonus that shrinks with the
-  distance to its nearest *plunder spot* (a cell from which its skull edge
-  faces the coin or skull edge of a City Quarter that still holds coins); a
-  Saracen standing on the spot adds steps per remaining life point, so wounding
-  and killing it pays; standing on a clear spot earns a further "ready" bonus,
-  since the strike itself lies beyond the two-ply lookahead; units that cannot
-  plunder get a smaller bonus for staying near a quarter with coins (escorts
-  keep bands mobile);
+* carried coins, each worth less the farther it is from a cell next to its own camp
+  centre (where a GIVE secures it); a carrier cannot move alone [R "Unit Movement"],
+  so a friend standing next to it nearer home counts as its way home (plus half a
+  step): the band walks the coin home, one leapfrog at a time;
+* for the free units (units that can still carry a coin) nearest the loot, as many
+  as there are coins left to plunder or pick up: a bonus that shrinks with the
+  distance to its nearest *plunder spot* (a cell from which its skull edge faces the
+  coin or skull edge of a City Quarter that still holds coins) or loose coin; a
+  Saracen standing on the spot adds steps per remaining life point, so wounding and
+  killing it pays; standing on a clear spot earns a further "ready" bonus, since the
+  strike itself lies beyond the two-ply lookahead;
+* every other unit: a smaller "escort" bonus for staying near a quarter with coins
+  or a friend carrying a coin (escorts keep bands mobile and walk coins home), but
+  not on a plunder spot: a unit that stands there without plundering blocks the
+  quarter for everyone, and a quarter whose only spot is held for good never empties;
 * units on the board (deployed strength) and units in a band (mobile: a lone
   unit cannot move) as small bonuses;
 * wounded units and units in Purgatory (killed, including by stampede) as
-  penalties.
+  penalties;
+* rounds played (:data:`W_ROUND` each), since a round's end takes every unit off the
+  board and with it the seat's positional terms.
+
+**Every step toward the end of a round must pay** (issue #36: self-play stalled at
+the turn cap with the round's last coin unplundered): plundering a coin turns a
+free unit's loot and ready bonus (at most ``W_LOOT + W_READY``) into a carried coin
+worth at least ``W_CARRIED_MIN``, which is more; only the nearest free units up to the
+number of coins left earn the loot bonus, so taking the last coin of a quarter or a
+round costs the other units nothing; securing the round's last coin ends the round,
+and :data:`W_ROUND` outweighs the positional terms it clears. The numbers are in
+``docs/rules/deus_lo_vult.md`` ("Natural game length").
 
 A seat's value is ``tanh((own - best rival) / SCALE)`` in [-1, 1], where "own"
 counts every term but a rival counts only its material (coins, units, wounds).
@@ -39,28 +56,41 @@ import numpy as np
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.actions import CELL0, STRIKE0
-from crusadegym.core.deus_lo_vult.config import P_CAMP_CENTRE, P_PLAYERS
+from crusadegym.core.deus_lo_vult.config import (
+    P_CAMP_CENTRE,
+    P_PLAYERS,
+    P_ROUNDS,
+    P_TIE,
+    TIE_LAST_COIN,
+)
 from crusadegym.core.jit import ajit, jit
+from crusadegym.core.stack import stack_empty, stack_row
 
 from . import Heuristic
 
 # weight of each evaluation term (a secured coin is the unit of value)
 W_SECURED = 10.0
-W_CARRIED = 6.0
-W_CARRY_DIST = 0.25  # per step between a carrier and its camp
-W_CARRIED_MIN = 2.0  # a carried coin is worth at least this, however far
+W_CARRIED = 7.5
+W_CARRY_DIST = 0.35  # per step between a carrier (or the friend next to it) and its camp
+W_CARRIED_MIN = 4.0  # a carried coin is worth at least this, however far: > W_LOOT + W_READY
 W_LOOT = 1.5  # a free unit standing on a clear plunder spot; less the farther it is
 W_READY = 2.0  # extra for standing on a plunder spot (the strike is two plies away)
-W_ESCORT = 0.5  # a unit that cannot plunder, next to a quarter with coins
+W_ESCORT = 0.5  # any other unit, next to a quarter with coins or a friend carrying one
 LOOT_RANGE = 24.0  # steps at which the loot and escort bonuses reach zero
 BLOCK_STEPS = 6.0  # a Saracen on a plunder spot counts as this many steps per life point
 BLOCK_OTHER = 8.0  # any other token on a plunder spot
 BLOCK_OWN = 2.0  # an own Crusader on a plunder spot (it can step aside)
+FRONT_STEPS = 0.5  # a carrier's friend nearer home: its steps home plus this
+HEAL_STEPS = 1.0  # a wounded unit's way to the loot: home, this for the heal, then out
+LONE_STEPS = 2.0  # a unit alone (it cannot move): its own steps plus this
 W_ON_BOARD = 0.5
 W_IN_BAND = 0.3
 W_WOUNDED = 0.4
 W_PURGATORY = 2.5
-SCALE = 20.0
+W_ROUND = 8.0  # each round played: > the positional terms a round's end clears
+DECIDED_MARGIN = 0.1  # a decided game: each seat's value lies this far below its result
+DECIDED_SPAN = 400.0  # ... linear in (own - best rival) over +-this (no tanh: no flat ends)
+SCALE = 60.0
 WEIGHTS = {
     "secured": W_SECURED,
     "carried": W_CARRIED,
@@ -73,22 +103,69 @@ WEIGHTS = {
     "block_steps": BLOCK_STEPS,
     "block_other": BLOCK_OTHER,
     "block_own": BLOCK_OWN,
+    "front_steps": FRONT_STEPS,
+    "heal_steps": HEAL_STEPS,
+    "lone_steps": LONE_STEPS,
     "on_board": W_ON_BOARD,
     "in_band": W_IN_BAND,
     "wounded": W_WOUNDED,
     "purgatory": W_PURGATORY,
+    "round": W_ROUND,
+    "decided_margin": DECIDED_MARGIN,
+    "decided_span": DECIDED_SPAN,
     "scale": SCALE,
 }
 
+SEAT_TERMS = (
+    "secured",  # coins in the seat's score
+    "carried",  # coins its units carry
+    "on_board",  # its units on the board
+    "wounded",  # of those, on their weak side
+    "purgatory",  # its units in Purgatory
+    "carried_home",  # carried coins, each worth less the farther from home (/ W_CARRIED)
+    "loot",  # sum over the counted free units of 1 - (steps to the loot) / LOOT_RANGE
+    "ready",  # counted free units standing on a clear plunder spot (or next to a coin)
+    "escort",  # sum over other units of 1 - (steps to a quarter or carrier) / LOOT_RANGE
+    "in_band",  # units with a friendly neighbour
+)
+(
+    T_SECURED,
+    T_CARRIED,
+    T_ON_BOARD,
+    T_WOUNDED,
+    T_PURGATORY,
+    T_CARRIED_HOME,
+    T_LOOT,
+    T_READY,
+    T_ESCORT,
+    T_IN_BAND,
+) = range(len(SEAT_TERMS))
+N_SEAT_TERMS = len(SEAT_TERMS)
+W_TERMS = np.array(
+    [W_SECURED, 0.0, W_ON_BOARD, -W_WOUNDED, -W_PURGATORY, W_CARRIED, W_LOOT, W_READY,
+     W_ESCORT, W_IN_BAND],
+    np.float64,
+)  # fmt: skip
+"""The weight of each of :data:`SEAT_TERMS` (``seat_score`` is their dot product)."""
+POSITIONAL = np.array([n in ("loot", "ready", "escort", "in_band") for n in SEAT_TERMS])
+"""The terms counted for the seat itself only, never for a rival."""
+
 NEIGH = T.NEIGH
 SIZE = T.SIZE
+N_CELLS = T.N_CELLS
 ARMY_SIZE = T.ARMY_SIZE
+MAX_UNITS = T.ARMY_SIZE + T.CAMPAIGN_ARMY_SIZE  # a seat's army + its Campaign-only units
+MAX_LOOSE = 8  # cells of loose coins the loot assignment looks at
 TOKEN_KIND = T.TOKEN_KIND
 TOKEN_OWNER = T.TOKEN_OWNER
 KIND_EDGES = T.KIND_EDGES
 KIND_CAPACITY = T.KIND_CAPACITY
-QUARTER_SLOTS = T.QUARTER_SLOTS
 QUARTER_TOKEN0 = T.QUARTER_TOKEN0
+N_QUARTERS = T.N_QUARTERS  # City Quarter tokens: 4 on the board per Duel round, 12 (Jerusalem)
+MAX_SOURCES = N_QUARTERS + MAX_LOOSE  # sources of loot: quarters and cells of loose coins
+MAX_SPOTS = 4 * N_QUARTERS  # plunder spots: a side of a quarter each
+UNREACHED = 999  # steps to a cell the search for a spot never reaches
+AMENITY_TOKEN0 = T.AMENITY_TOKEN0  # Field Amenities: nobody's, moved by any band
 SARACEN_TOKEN0 = T.SARACEN_TOKEN0
 ICON_S, ICON_C = T.ICON_S, T.ICON_C
 
@@ -138,92 +215,417 @@ def _loot_distance(state, t, c):
     of a City Quarter that still holds coins. Returns LOOT_RANGE when there is none.
     """
     best = LOOT_RANGE
-    for s in range(QUARTER_SLOTS.shape[0]):
-        slot = QUARTER_SLOTS[s]
-        q = state[L.BOARD + slot]
-        if q < QUARTER_TOKEN0 or state[L.TOK_SIDE + q] != 0 or state[L.TOK_COINS + q] <= 0:
+    side = state[L.TOK_SIDE + t]
+    for q in range(QUARTER_TOKEN0, QUARTER_TOKEN0 + N_QUARTERS):
+        if state[L.TOK_LOC + q] >= 0 and state[L.TOK_SIDE + q] == 0 and state[L.TOK_COINS + q] > 0:
+            best = min(best, _spot_distance(state, t, c, side, q))
+    return best
+
+
+@jit
+def _spot_distance(state, t, c, side, q):
+    """Steps from cell c to the nearest plunder spot of City Quarter q for token t shown
+    on ``side`` (0 strong, 1 weak), blockers included; LOOT_RANGE when there is none."""
+    best = LOOT_RANGE
+    slot = state[L.TOK_LOC + q]
+    for d in range(4):  # t stands at `spot` and strikes in direction d onto the slot
+        spot = NEIGH[slot, (d + 2) % 4]
+        rel = (d - state[L.TOK_FACE + t] + 4) % 4
+        if spot < 0 or KIND_EDGES[TOKEN_KIND[t], side, rel] != ICON_S:
             continue
-        for d in range(4):  # t stands at `spot` and strikes in direction d onto the slot
+        edge = _icon(state, q, (d + 2) % 4)
+        if edge == ICON_C or edge == ICON_S:
+            best = min(best, _dist(c, spot) + _blocker_steps(state, t, spot))
+    return best
+
+
+@jit
+def spot_fields(state, p, spots, field):
+    """The plunder spots of the board and the steps to each from every cell.
+
+    A spot is a cell next to a City Quarter holding coins, facing its coin or skull
+    edge; ``spots[k]`` = (quarter token, direction a unit there strikes, cell). The
+    steps are a breadth-first search from the spot over the cells seat p's units can
+    cross: empty ones and ones its own units hold (its bands move aside); Saracens, City
+    Quarters, Refugees and rival units stand in the way (``UNREACHED`` where the search
+    never comes). Returns the number of spots.
+    """
+    queue = stack_row(N_CELLS, np.int64)
+    n = 0
+    for q in range(QUARTER_TOKEN0, QUARTER_TOKEN0 + N_QUARTERS):
+        slot = state[L.TOK_LOC + q]
+        if slot < 0 or state[L.TOK_SIDE + q] != 0 or state[L.TOK_COINS + q] <= 0:
+            continue
+        for d in range(4):  # a unit at `spot` strikes in direction d onto the slot
             spot = NEIGH[slot, (d + 2) % 4]
-            if spot < 0 or _icon(state, t, d) != ICON_S:
+            if spot < 0:
                 continue
             edge = _icon(state, q, (d + 2) % 4)
-            if edge == ICON_C or edge == ICON_S:
-                best = min(best, _dist(c, spot) + _blocker_steps(state, t, spot))
-    return best
+            if edge != ICON_C and edge != ICON_S:
+                continue
+            spots[n, 0], spots[n, 1], spots[n, 2] = q, d, spot
+            field[n, :] = UNREACHED
+            field[n, spot] = 0
+            queue[0] = spot
+            head, tail = 0, 1
+            while head < tail:
+                c = queue[head]
+                head += 1
+                for e in range(4):
+                    nb = NEIGH[c, e]
+                    if nb < 0 or field[n, nb] != UNREACHED:
+                        continue
+                    u = state[L.BOARD + nb]
+                    if u >= 0 and u < AMENITY_TOKEN0 and TOKEN_OWNER[u] != p:
+                        continue
+                    field[n, nb] = field[n, c] + 1
+                    queue[tail] = nb
+                    tail += 1
+            n += 1
+    return n
 
 
 @jit
 def _quarter_distance(state, c):
     """Steps from cell c to the nearest City Quarter holding coins (LOOT_RANGE if none)."""
     best = LOOT_RANGE
-    for s in range(QUARTER_SLOTS.shape[0]):
-        q = state[L.BOARD + QUARTER_SLOTS[s]]
-        if q >= QUARTER_TOKEN0 and state[L.TOK_SIDE + q] == 0 and state[L.TOK_COINS + q] > 0:
-            best = min(best, float(_dist(c, QUARTER_SLOTS[s])))
+    for q in range(QUARTER_TOKEN0, QUARTER_TOKEN0 + N_QUARTERS):
+        slot = state[L.TOK_LOC + q]
+        if slot >= 0 and state[L.TOK_SIDE + q] == 0 and state[L.TOK_COINS + q] > 0:
+            best = min(best, float(_dist(c, slot)))
     return best
 
 
 @jit
-def _in_band(state, p, c):
-    for d in range(4):
-        n = NEIGH[c, d]
-        if n >= 0:
-            u = state[L.BOARD + n]
-            if 0 <= u < SARACEN_TOKEN0 and TOKEN_OWNER[u] == p:
-                return True
-    return False
+def _escort_distance(state, c, carriers, n_carriers):
+    """Steps from c to the nearest quarter holding coins or friend carrying a coin."""
+    best = _quarter_distance(state, c)
+    for i in range(n_carriers):
+        if carriers[i] != c:
+            best = min(best, float(_dist(c, carriers[i])))
+    return best
 
 
 @jit
-def _positional(state, p, t, loc, coins, side):
-    """Progress terms of one unit: in a band, and drawn toward the loot (or escorting)."""
-    score = W_IN_BAND if _in_band(state, p, loc) else 0.0
-    if KIND_CAPACITY[TOKEN_KIND[t], side] > coins:
-        loot = _loot_distance(state, t, loc)
-        if loot < LOOT_RANGE:
-            ready = W_READY if loot == 0.0 else 0.0
-            return score + ready + W_LOOT * (1.0 - loot / LOOT_RANGE)
-    return score + W_ESCORT * (1.0 - _quarter_distance(state, loc) / LOOT_RANGE)
+def quarter_coins(state):
+    """Coins still in City Quarters on the board (to be plundered)."""
+    n = 0
+    for q in range(QUARTER_TOKEN0, QUARTER_TOKEN0 + N_QUARTERS):
+        if state[L.TOK_LOC + q] >= 0 and state[L.TOK_SIDE + q] == 0:
+            n += state[L.TOK_COINS + q]
+    return n
+
+
+@jit
+def loot_sources(state, where, coins):
+    """The coins still to be collected, by source: each City Quarter holding coins
+    (``where`` = its token id) and each cell with loose coins (``where`` = -1 - cell),
+    at most MAX_SOURCES; ``coins`` = how many each holds. Returns the count."""
+    n = 0
+    for q in range(QUARTER_TOKEN0, QUARTER_TOKEN0 + N_QUARTERS):
+        if state[L.TOK_LOC + q] >= 0 and state[L.TOK_SIDE + q] == 0 and state[L.TOK_COINS + q] > 0:
+            where[n] = q
+            coins[n] = state[L.TOK_COINS + q]
+            n += 1
+    for c in range(N_CELLS):
+        if state[L.GROUND + c] > 0 and n < MAX_SOURCES:
+            where[n] = -1 - c
+            coins[n] = state[L.GROUND + c]
+            n += 1
+    return n
+
+
+@jit
+def _band_labels(locs, n, label):
+    """label[i] = the band of unit i (cells ``locs[:n]``): units joined by orthogonal
+    steps [R "A band is two or more friendly adjacent units"]."""
+    for i in range(n):
+        label[i] = i
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            for j in range(i + 1, n):
+                if label[i] != label[j] and _dist(locs[i], locs[j]) == 1:
+                    low = min(label[i], label[j])
+                    high = max(label[i], label[j])
+                    for k in range(n):
+                        if label[k] == high:
+                            label[k] = low
+                    changed = True
+
+
+@jit
+def _front(values, label, n, i):
+    """The smallest ``values[j]`` over the units j != i of unit i's band (UNREACHED if
+    it is alone): how far its band reaches toward a goal. A unit moves by being placed
+    next to another unit of its band [R "Unit Movement"], so a band gets a unit to a
+    cell in as many moves as its nearest other member is steps from it (at least 1)."""
+    best = UNREACHED
+    for j in range(n):
+        if j != i and label[j] == label[i] and values[j] < best:
+            best = values[j]
+    return best
+
+
+@jit
+def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
+    """Add seat p's :data:`SEAT_TERMS` over its tokens ``a0:a1`` and ``b0:b1`` (the
+    army, and the Campaign's War Engines and Heroes) to ``out[o:o + N_SEAT_TERMS]``;
+    ``spots``, ``field``, ``n_spots``: the board's plunder spots (:func:`spot_fields`).
+
+    Steps are counted in moves of a band: a unit reaches a cell in as many moves as
+    the nearest other unit of its band is steps from that cell (:func:`_front`); a
+    lone unit cannot move and counts its own steps plus LONE_STEPS. The loot bonus goes
+    to free units by a greedy assignment: the best (unit, source) pair first, each
+    unit once, each source (a quarter, a cell of loose coins) to at most as many units
+    as it holds coins, so collecting a coin never costs the other units their bonus.
+    Units left over count as escorts.
+    """
+    out[o + T_SECURED] += state[L.SCORE + p]
+    where = stack_row(MAX_SOURCES, np.int64)
+    left = stack_row(MAX_SOURCES, np.int64)
+    n_src = loot_sources(state, where, left)
+    units = stack_row(MAX_UNITS, np.int64)  # this seat's tokens on the board
+    locs = stack_row(MAX_UNITS, np.int64)
+    label = stack_row(MAX_UNITS, np.int64)
+    reach = stack_row(MAX_UNITS, np.int64)  # scratch: each unit's steps to one goal
+    n = 0
+    for i in range((a1 - a0) + (b1 - b0)):
+        t = a0 + i if i < a1 - a0 else b0 + i - (a1 - a0)
+        loc = state[L.TOK_LOC + t]
+        if loc == L.LOC_PURGATORY:
+            out[o + T_PURGATORY] += 1.0
+        elif loc >= 0:
+            units[n] = t
+            locs[n] = loc
+            n += 1
+    _band_labels(locs, n, label)
+    carriers = stack_row(MAX_UNITS, np.int64)
+    n_carriers = 0
+    home = stack_row(MAX_UNITS, np.int64)
+    for i in range(n):
+        home[i] = _home_distance(params, p, locs[i])
+    for i in range(n):
+        t, loc = units[i], locs[i]
+        out[o + T_ON_BOARD] += 1.0
+        out[o + T_WOUNDED] += state[L.TOK_SIDE + t]
+        if _front(home, label, n, i) < UNREACHED:  # it has a friend next to it
+            out[o + T_IN_BAND] += 1.0
+        coins = state[L.TOK_COINS + t]
+        if coins > 0:
+            out[o + T_CARRIED] += coins
+            way = float(home[i])
+            if way > 0.0:
+                front = _front(home, label, n, i)
+                way = min(way, max(1.0, float(front)) + FRONT_STEPS)
+            worth = max(W_CARRIED - W_CARRY_DIST * way, W_CARRIED_MIN)
+            out[o + T_CARRIED_HOME] += coins * worth / W_CARRIED
+            carriers[n_carriers] = loc
+            n_carriers += 1
+    # steps[i, s]: moves until unit i can collect a coin of source s
+    steps = stack_empty(MAX_UNITS, MAX_SOURCES, np.float64)
+    for i in range(n):
+        for s in range(n_src):
+            steps[i, s] = LOOT_RANGE
+    for s in range(n_src):
+        source = where[s]
+        if source < 0:  # loose coins: plain steps
+            g = -1 - source
+            for i in range(n):
+                reach[i] = max(_dist(locs[i], g) - 1, 0)
+            for i in range(n):
+                t = units[i]
+                if KIND_CAPACITY[TOKEN_KIND[t], state[L.TOK_SIDE + t]] > state[L.TOK_COINS + t]:
+                    d = _band_steps(reach, label, n, i) + _blocker_steps(state, t, g)
+                    steps[i, s] = min(steps[i, s], d)
+            continue
+        for k in range(n_spots):
+            if spots[k, 0] != source:
+                continue
+            for i in range(n):
+                reach[i] = field[k, locs[i]]
+            for i in range(n):
+                t = units[i]
+                side = state[L.TOK_SIDE + t]
+                coins = state[L.TOK_COINS + t]
+                rel = (spots[k, 1] - state[L.TOK_FACE + t] + 4) % 4
+                blocker = _blocker_steps(state, t, spots[k, 2])
+                if KIND_CAPACITY[TOKEN_KIND[t], side] > coins:
+                    if KIND_EDGES[TOKEN_KIND[t], side, rel] == ICON_S:
+                        steps[i, s] = min(steps[i, s], _band_steps(reach, label, n, i) + blocker)
+                if side == 1 and KIND_CAPACITY[TOKEN_KIND[t], 0] > coins:
+                    if KIND_EDGES[TOKEN_KIND[t], 0, rel] == ICON_S:  # home, heal, back
+                        back = UNREACHED
+                        centre = params[P_CAMP_CENTRE + p]
+                        for d in range(4):
+                            h = NEIGH[centre, d]
+                            if h >= 0:
+                                back = min(back, field[k, h])
+                        d = home[i] + HEAL_STEPS + back + blocker
+                        steps[i, s] = min(steps[i, s], d)
+    assigned = stack_row(MAX_UNITS, np.uint8)
+    assigned[:n] = 0
+    while True:  # greedy assignment: the best remaining (unit, source) pair first
+        best, bu, bs = -1.0, -1, -1
+        for u in range(n):
+            if assigned[u] == 0:
+                for s in range(n_src):
+                    if left[s] > 0 and steps[u, s] < LOOT_RANGE:
+                        v = W_LOOT * (1.0 - steps[u, s] / LOOT_RANGE)
+                        if steps[u, s] == 0.0:
+                            v += W_READY
+                        if v > best:
+                            best, bu, bs = v, u, s
+        if bu < 0:
+            break
+        assigned[bu] = 1
+        left[bs] -= 1
+        out[o + T_LOOT] += 1.0 - steps[bu, bs] / LOOT_RANGE
+        if steps[bu, bs] == 0.0:
+            out[o + T_READY] += 1.0
+    for u in range(n):  # escorts: every unit neither assigned nor carrying, off the spots
+        if assigned[u] == 0 and state[L.TOK_COINS + units[u]] == 0:
+            on_spot = False
+            for k in range(n_spots):
+                if spots[k, 2] == locs[u]:
+                    on_spot = True
+            if not on_spot:
+                dist = _escort_distance(state, locs[u], carriers, n_carriers)
+                out[o + T_ESCORT] += 1.0 - dist / LOOT_RANGE
+
+
+@jit
+def _band_steps(reach, label, n, i):
+    """Moves until unit i stands on a goal ``reach[j]`` steps from each unit j: 0 if it
+    is there, else as far as its band reaches (:func:`_front`, at least 1 move); a
+    lone unit its own steps plus LONE_STEPS (a friend must join it first)."""
+    if reach[i] == 0:
+        return 0.0
+    front = _front(reach, label, n, i)
+    if front >= UNREACHED:
+        if reach[i] >= UNREACHED:
+            return LOOT_RANGE
+        return reach[i] + LONE_STEPS
+    return float(max(1, front))
+
+
+@jit
+def seat_terms(state, params, p, out, o):
+    """Add seat p's :data:`SEAT_TERMS` (its army's) to ``out[o:o + N_SEAT_TERMS]``."""
+    spots = stack_empty(MAX_SPOTS, 3, np.int64)
+    field = stack_empty(MAX_SPOTS, N_CELLS, np.int64)
+    n_spots = spot_fields(state, p, spots, field)
+    army_terms(state, params, p, out, o, spots, field, n_spots)
+
+
+@jit
+def army_terms(state, params, p, out, o, spots, field, n_spots):
+    """:func:`seat_terms` with the board's plunder spots already found."""
+    unit_terms(state, params, p, p * ARMY_SIZE, (p + 1) * ARMY_SIZE, 0, 0, out, o, spots,
+               field, n_spots)  # fmt: skip
+
+
+@jit
+def weigh(terms, positional):
+    """``W_TERMS . terms``; without the :data:`POSITIONAL` terms unless ``positional``."""
+    score = 0.0
+    for i in range(N_SEAT_TERMS):
+        if positional or not POSITIONAL[i]:
+            score += W_TERMS[i] * terms[i]
+    return score
 
 
 @jit
 def seat_score(state, params, p, positional):
-    """Raw evaluation of seat p in coin units (see the module docstring).
+    """Raw evaluation of seat p in coin units (see the module docstring), rounds aside.
 
     ``positional=False`` keeps only the material terms (coins, units, wounds).
     """
-    score = W_SECURED * state[L.SCORE + p]
-    for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
-        loc = state[L.TOK_LOC + t]
-        if loc == L.LOC_PURGATORY:
-            score -= W_PURGATORY
-            continue
-        if loc < 0:
-            continue
-        score += W_ON_BOARD
-        side = state[L.TOK_SIDE + t]
-        if side == 1:
-            score -= W_WOUNDED
-        coins = state[L.TOK_COINS + t]
-        if coins > 0:
-            worth = W_CARRIED - W_CARRY_DIST * _home_distance(params, p, loc)
-            score += coins * max(worth, W_CARRIED_MIN)
-        if positional:
-            score += _positional(state, p, t, loc, coins, side)
-    return score
+    spots = stack_empty(MAX_SPOTS, 3, np.int64)
+    field = stack_empty(MAX_SPOTS, N_CELLS, np.int64)
+    n_spots = spot_fields(state, p, spots, field)
+    return seat_score_on(state, params, p, positional, spots, field, n_spots)
+
+
+@jit
+def seat_score_on(state, params, p, positional, spots, field, n_spots):
+    """:func:`seat_score` with the board's plunder spots already found."""
+    terms = stack_row(N_SEAT_TERMS, np.float64)
+    terms[:] = 0.0
+    army_terms(state, params, p, terms, 0, spots, field, n_spots)
+    return weigh(terms, positional)
+
+
+@jit
+def rounds_played(state, params):
+    """Rounds of the game already played (the Duel's round counter)."""
+    return float(state[L.ROUND])
 
 
 @ajit
 def evaluate(state, params, out):
-    """Per-seat value in [-1, 1]: tanh of (own full score - best rival material) / SCALE."""
+    """Per-seat value in [-1, 1]: tanh of (own full score + rounds played x W_ROUND - best
+    rival material) / SCALE."""
     players = params[P_PLAYERS]
     material = np.zeros(players, np.float64)
     full = np.zeros(players, np.float64)
+    progress = W_ROUND * rounds_played(state, params)
+    spots = stack_empty(MAX_SPOTS, 3, np.int64)
+    field = stack_empty(MAX_SPOTS, N_CELLS, np.int64)
+    terms = stack_row(N_SEAT_TERMS, np.float64)
     for p in range(players):
-        material[p] = seat_score(state, params, p, False)
-        full[p] = seat_score(state, params, p, True)
+        n_spots = spot_fields(state, p, spots, field)
+        terms[:] = 0.0
+        army_terms(state, params, p, terms, 0, spots, field, n_spots)
+        material[p] = weigh(terms, False)
+        full[p] = weigh(terms, True) + progress
     versus_best_rival(material, full, out)
+    decided_result(state, params, material, full, out)
+
+
+@jit
+def decided_result(state, params, material, full, out):
+    """In the last round, once no seat can catch up with the leader (its lead over every
+    other seat is more than the round's coins still unsecured, or as many when the leader
+    plundered the last coin and wins the tie [R "last coin is the king"]) [R "The player
+    with the most coins at the end of 3 rounds wins"], the game is decided and every seat is
+    worth about its result: the leader just under +1, the others just under -1, each
+    by at most DECIDED_MARGIN, the less the better its evaluation stands (linear in its
+    margin over DECIDED_SPAN, so a far lead still tells moves apart). The end of the
+    game (+1 / -1) is then better for every seat than going on, so the seats that have
+    lost secure the last coins too; without this they would hold a coin forever, since
+    any unfinished game is worth more than a lost one. (So a decided loser's value lies
+    a little below -1: the one place this evaluation leaves [-1, 1].)"""
+    players = params[P_PLAYERS]
+    if state[L.ROUND] != params[P_ROUNDS] - 1:
+        return
+    leader = 0
+    for p in range(players):
+        if state[L.SCORE + p] > state[L.SCORE + leader]:
+            leader = p
+    left = state[L.ROUND_LEFT]
+    # the last plunderer wins a tie [R "last coin is the king"] once no coin is left to
+    # plunder (the remaining ones are carried or on the ground)
+    tie_won = (
+        params[P_TIE] == TIE_LAST_COIN
+        and state[L.LAST_PLUNDER] == leader
+        and quarter_coins(state) == 0
+    )
+    for q in range(players):
+        if q == leader:
+            continue
+        best = state[L.SCORE + q] + left  # q secures every coin still to be secured
+        if best > state[L.SCORE + leader] or (best == state[L.SCORE + leader] and not tie_won):
+            return
+    for p in range(players):
+        rival = -np.inf
+        for q in range(players):
+            if q != p and material[q] > rival:
+                rival = material[q]
+        standing = min(max((full[p] - rival + DECIDED_SPAN) / (2.0 * DECIDED_SPAN), 0.0), 1.0)
+        result = 1.0 if p == leader else -1.0
+        out[p] = result - DECIDED_MARGIN * (1.0 - standing)
 
 
 @jit

@@ -12,8 +12,10 @@ Evaluation, per seat, in coin units: Glory already won counts as the coins it to
 (``COINS_PER_GLORY`` secured coins each, [R "5 coins = 1 Glory Point"]) plus the
 Duel evaluation of the Battle in progress (secured and carried coins, progress
 toward the loot, units lost or wounded), with the seat's Campaign-only units (War
-Engines, Heroes) counted like its army's. A seat's value is ``tanh((own - best
-rival material) / SCALE)`` as in the Duel; the same kernel is the MCTS cutoff.
+Engines, Heroes) counted like its army's, and the rounds played over the whole
+Campaign (each Battle's rounds; a Battle's end clears the board as a round's end
+does). A seat's value is ``tanh((own - best rival material) / SCALE)`` as in the Duel;
+the same kernel is the MCTS cutoff.
 """
 
 from __future__ import annotations
@@ -22,62 +24,76 @@ import numpy as np
 
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
-from crusadegym.core.deus_lo_vult.campaign.battle import C_GLORY
+from crusadegym.core.deus_lo_vult.campaign.battle import C_BATTLE, C_GLORY
 from crusadegym.core.deus_lo_vult.campaign.config import P_COINS_PER_GLORY
-from crusadegym.core.deus_lo_vult.config import P_PLAYERS
+from crusadegym.core.deus_lo_vult.config import P_PLAYERS, P_ROUNDS
 from crusadegym.core.deus_lo_vult.pieces import campaign_units
 from crusadegym.core.jit import ajit, jit
+from crusadegym.core.stack import stack_empty, stack_row
 
 from . import Heuristic
 from . import deus_lo_vult as duel
 
 CAMPAIGN_ARMY_SIZE = T.CAMPAIGN_ARMY_SIZE
+ARMY_SIZE = T.ARMY_SIZE
+N_SEAT_TERMS = duel.N_SEAT_TERMS
+MAX_SPOTS = duel.MAX_SPOTS
+N_CELLS = T.N_CELLS
 SCALE = duel.SCALE
 W_SECURED = duel.W_SECURED
-
-
-@jit
-def _campaign_units_score(state, params, p, positional):
-    """The Duel's unit terms for seat p's War Engines and Hero tokens."""
-    score = 0.0
-    t0 = campaign_units(p)
-    for t in range(t0, t0 + CAMPAIGN_ARMY_SIZE):
-        loc = state[L.TOK_LOC + t]
-        if loc == L.LOC_PURGATORY:
-            score -= duel.W_PURGATORY
-            continue
-        if loc < 0:
-            continue
-        score += duel.W_ON_BOARD
-        side = state[L.TOK_SIDE + t]
-        if side == 1:
-            score -= duel.W_WOUNDED
-        coins = state[L.TOK_COINS + t]
-        if coins > 0:
-            worth = duel.W_CARRIED - duel.W_CARRY_DIST * duel._home_distance(params, p, loc)
-            score += coins * max(worth, duel.W_CARRIED_MIN)
-        if positional:
-            score += duel._positional(state, p, t, loc, coins, side)
-    return score
+W_ROUND = duel.W_ROUND
 
 
 @jit
 def campaign_seat_score(state, params, p, positional):
-    """Raw evaluation of seat p in coin units: Glory + the Battle in progress."""
-    glory = W_SECURED * params[P_COINS_PER_GLORY] * state[C_GLORY + p]
-    battle = duel.seat_score(state, params, p, positional)
-    return glory + battle + _campaign_units_score(state, params, p, positional)
+    """Raw evaluation of seat p in coin units: Glory + the Battle in progress, its army
+    and its Campaign-only units (War Engines, Heroes) ranked and counted together."""
+    spots = stack_empty(MAX_SPOTS, 3, np.int64)
+    field = stack_empty(MAX_SPOTS, N_CELLS, np.int64)
+    n_spots = duel.spot_fields(state, p, spots, field)
+    terms = stack_row(N_SEAT_TERMS, np.float64)
+    _campaign_terms(state, params, p, terms, spots, field, n_spots)
+    return _glory(state, params, p) + duel.weigh(terms, positional)
+
+
+@jit
+def _glory(state, params, p):
+    """Glory won, in coin units [R "5 coins = 1 Glory Point"]."""
+    return W_SECURED * params[P_COINS_PER_GLORY] * state[C_GLORY + p]
+
+
+@jit
+def _campaign_terms(state, params, p, terms, spots, field, n_spots):
+    terms[:] = 0.0
+    u0 = campaign_units(p)
+    duel.unit_terms(state, params, p, p * ARMY_SIZE, (p + 1) * ARMY_SIZE, u0,
+                    u0 + CAMPAIGN_ARMY_SIZE, terms, 0, spots, field, n_spots)  # fmt: skip
+
+
+@jit
+def rounds_played(state, params):
+    """Rounds played over the whole Campaign: Battles finished x rounds per Battle, plus
+    the current Battle's rounds (a Battle's end must pay as a round's end does)."""
+    return float(state[C_BATTLE] * params[P_ROUNDS] + state[L.ROUND])
 
 
 @ajit
 def evaluate(state, params, out):
-    """Per-seat value in [-1, 1]: tanh of (own full score - best rival material) / SCALE."""
+    """Per-seat value in [-1, 1]: tanh of (own full score + rounds played x W_ROUND - best
+    rival material) / SCALE."""
     players = params[P_PLAYERS]
     material = np.zeros(players, np.float64)
     full = np.zeros(players, np.float64)
+    progress = W_ROUND * rounds_played(state, params)
+    spots = stack_empty(MAX_SPOTS, 3, np.int64)
+    field = stack_empty(MAX_SPOTS, N_CELLS, np.int64)
+    terms = stack_row(N_SEAT_TERMS, np.float64)
     for p in range(players):
-        material[p] = campaign_seat_score(state, params, p, False)
-        full[p] = campaign_seat_score(state, params, p, True)
+        n_spots = duel.spot_fields(state, p, spots, field)
+        _campaign_terms(state, params, p, terms, spots, field, n_spots)
+        glory = _glory(state, params, p)
+        material[p] = glory + duel.weigh(terms, False)
+        full[p] = glory + duel.weigh(terms, True) + progress
     duel.versus_best_rival(material, full, out)
 
 

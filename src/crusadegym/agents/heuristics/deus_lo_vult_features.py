@@ -11,7 +11,8 @@ still to be had, which the hand-written evaluation does not read. Two named sets
   by the way home, the loot and escort pulls, units ready to plunder, units in a band).
 
 ``W_TERMS . seat_terms(p)`` is the heuristic's full ``seat_score(p)`` (a test checks it),
-so the ``heuristic`` set holds everything the hand-written evaluation knows.
+so the ``heuristic`` set holds everything the hand-written evaluation knows but the rounds
+played, which it adds once per seat (last column, ``rounds``; see :data:`MARGIN`).
 """
 
 from __future__ import annotations
@@ -25,18 +26,8 @@ from crusadegym.core.jit import jit
 
 from . import deus_lo_vult as H
 
-SEAT_TERMS = (
-    "secured",  # coins in the seat's score
-    "carried",  # coins its units carry
-    "on_board",  # its units on the board
-    "wounded",  # of those, on their weak side
-    "purgatory",  # its units in Purgatory
-    "carried_home",  # carried coins, each worth less the farther from home (heuristic)
-    "loot",  # sum over free units of 1 - (steps to a plunder spot) / LOOT_RANGE
-    "ready",  # free units standing on a clear plunder spot
-    "escort",  # sum over other units of 1 - (steps to a quarter with coins) / LOOT_RANGE
-    "in_band",  # units with a friendly neighbour
-)
+SEAT_TERMS = H.SEAT_TERMS
+"""Per seat: the heuristic's terms (:data:`.deus_lo_vult.SEAT_TERMS`), unweighted."""
 N_SEAT_TERMS = len(SEAT_TERMS)
 CLOCK_TERMS = (
     "turn",  # turns played / the turn cap
@@ -45,69 +36,42 @@ CLOCK_TERMS = (
     "quarter_coins",  # coins still in City Quarters on the board
     "loose_coins",  # coins lying on the ground
 )
+PROGRESS_TERMS = ("rounds",)  # rounds played (the heuristic's W_ROUND term)
 FEATURE_NAMES = (
-    tuple(f"own_{n}" for n in SEAT_TERMS) + tuple(f"rival_{n}" for n in SEAT_TERMS) + CLOCK_TERMS
+    tuple(f"own_{n}" for n in SEAT_TERMS)
+    + tuple(f"rival_{n}" for n in SEAT_TERMS)
+    + CLOCK_TERMS
+    + PROGRESS_TERMS
 )
 N_FEATURES = len(FEATURE_NAMES)
 
-W_TERMS = np.array(
-    [H.W_SECURED, 0.0, H.W_ON_BOARD, -H.W_WOUNDED, -H.W_PURGATORY, H.W_CARRIED, H.W_LOOT,
-     H.W_READY, H.W_ESCORT, H.W_IN_BAND],
-    np.float64,
-)  # fmt: skip
+W_TERMS = H.W_TERMS
 """The heuristic's weight of each seat term (its ``seat_score`` is this dot product)."""
 
-_POSITIONAL = ("loot", "ready", "escort", "in_band")  # not counted for a rival
-W_MATERIAL = np.array(
-    [0.0 if n in _POSITIONAL else w for n, w in zip(SEAT_TERMS, W_TERMS, strict=True)]
-)
-MARGIN = np.concatenate([W_TERMS, -W_MATERIAL, np.zeros(len(CLOCK_TERMS))]) / H.SCALE
-"""``MARGIN . row`` = the heuristic's (own full score - rival material) / SCALE for the row's
-seat, the argument of its ``tanh`` (2 players): a learned value may add to it
-(``LearnedValue.skip``) instead of replacing it."""
+W_MATERIAL = np.where(H.POSITIONAL, 0.0, W_TERMS)  # a rival counts only its material
+MARGIN = np.concatenate([W_TERMS, -W_MATERIAL, np.zeros(len(CLOCK_TERMS)), [H.W_ROUND]]) / H.SCALE
+"""``MARGIN . row`` = the heuristic's (own full score + rounds x W_ROUND - rival material)
+/ SCALE for the row's seat, the argument of its ``tanh`` (2 players): a learned value may
+add to it (``LearnedValue.skip``) instead of replacing it."""
 
 _STATE_TERMS = ("secured", "carried", "on_board", "wounded", "purgatory")
+_INPUTS = len(FEATURE_NAMES) - len(PROGRESS_TERMS)
 FEATURE_SETS = {
     "state": tuple(
         i
-        for i, n in enumerate(FEATURE_NAMES)
+        for i, n in enumerate(FEATURE_NAMES[:_INPUTS])
         if n.split("_", 1)[-1] in _STATE_TERMS or n in CLOCK_TERMS
     ),
-    "heuristic": tuple(range(N_FEATURES)),
+    "heuristic": tuple(range(_INPUTS)),
 }
-"""Column indices of each named feature set (see the module docstring)."""
+"""Column indices of each named feature set (see the module docstring). The ``rounds``
+column is no network input: it enters a learned value through :data:`MARGIN` only, so
+values fitted before it (the shipped one) keep their inputs."""
 
 
-@jit
-def seat_terms(state, params, p, out, o):
-    """Add seat p's :data:`SEAT_TERMS` to ``out[o:o + N_SEAT_TERMS]`` (zeroed by the caller),
-    term by term as the heuristic's ``seat_score`` counts them."""
-    out[o + 0] += state[L.SCORE + p]
-    for t in range(p * T.ARMY_SIZE, (p + 1) * T.ARMY_SIZE):
-        loc = state[L.TOK_LOC + t]
-        if loc == L.LOC_PURGATORY:
-            out[o + 4] += 1.0
-            continue
-        if loc < 0:
-            continue
-        out[o + 2] += 1.0
-        side = state[L.TOK_SIDE + t]
-        out[o + 3] += side
-        coins = state[L.TOK_COINS + t]
-        if coins > 0:
-            out[o + 1] += coins
-            worth = H.W_CARRIED - H.W_CARRY_DIST * H._home_distance(params, p, loc)
-            out[o + 5] += coins * max(worth, H.W_CARRIED_MIN) / H.W_CARRIED
-        if H._in_band(state, p, loc):
-            out[o + 9] += 1.0
-        if T.KIND_CAPACITY[T.TOKEN_KIND[t], side] > coins:
-            loot = H._loot_distance(state, t, loc)
-            if loot < H.LOOT_RANGE:
-                out[o + 6] += 1.0 - loot / H.LOOT_RANGE
-                if loot == 0.0:
-                    out[o + 7] += 1.0
-                continue
-        out[o + 8] += 1.0 - H._quarter_distance(state, loc) / H.LOOT_RANGE
+seat_terms = H.seat_terms
+"""``seat_terms(state, params, p, out, o)``: add seat p's :data:`SEAT_TERMS` to
+``out[o:o + N_SEAT_TERMS]`` (zeroed by the caller), as the heuristic counts them."""
 
 
 @jit
@@ -135,3 +99,4 @@ def features(state, params, out):
         out[p, g + 2] = state[L.AP]
         out[p, g + 3] = quarter_coins
         out[p, g + 4] = loose_coins
+        out[p, g + 5] = H.rounds_played(state, params)
