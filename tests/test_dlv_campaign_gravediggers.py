@@ -241,7 +241,7 @@ def test_random_campaigns_reach_the_window_and_keep_invariants(options):
     """Random Campaigns (second_crusade; with Fons Honorum kill counts and Deeds), each
     seat given 3 secured coins at the start (random play hardly ever secures one):
     windows open, bury and pass are both played, invariants hold on every state."""
-    g = game(max_turns=60, battles=2, **options)
+    g = game(max_turns=30, battles=2, **options)
     rng = np.random.default_rng(1)
     chosen = {"bury": 0, "pass": 0}
     for i in range(12):
