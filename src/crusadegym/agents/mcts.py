@@ -44,11 +44,11 @@ Design:
   guarantee holds for iteration budgets only.
 * **Determinism and information.** A child's state is computed once and reused,
   which is exact because a state determines its future given the actions (its
-  RNG lives inside it). A game that draws chance *during* play would make such a
-  tree clairvoyant about its dice; re-seeding the state's RNG per iteration
-  (open-loop search) is then required. Games with hidden information need
-  determinization (sample the hidden part consistent with the searcher's view
-  per iteration). Deus lo Vult resolves chance at set-up only and shows everything.
+  RNG lives inside it). On the true RNG such a tree would know the dice and shuffles
+  to come; a hidden-information game's roots therefore get an RNG reseeded from the
+  search's seed (below): each root is one sampled future, which the roots average
+  over. Deus lo Vult (the Duel) resolves chance at set-up only and shows everything,
+  so its one root is the position as it is.
 * **Hidden information: determinized UCT, in both engines.** When the game's spec has
   a ``determinize`` kernel (Deus: rivals' hands, the deck order; Crusaders: rivals'
   dealt orders; the Campaign: hidden Deeds, the Weather deck), the search never
