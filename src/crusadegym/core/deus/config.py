@@ -55,7 +55,7 @@ class DeusConfig:
     payment: str = "choose"
     tie_break: str = "shared"
     first_spacing: str = "if_possible"
-    max_turns: int = 100
+    max_turns: int = 250  # 3x the longest 99th percentile of natural length (docs/rules)
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple) -> None:
