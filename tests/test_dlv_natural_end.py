@@ -88,3 +88,15 @@ def test_a_unit_steps_off_a_plunder_spot_it_cannot_use():
     game, state = position(fields, "seat=1 ap=7 phase=army")
     names = _greedy(game, state, 14, seed=1)
     assert at(state, "f7") == "empty", names
+
+
+def test_a_seat_out_of_the_race_ends_a_three_player_game():
+    """Three players, last round: seats 0 and 1 tie at 10, seat 2 has none and carries the
+    game's last coin next to its camp (k10, centre k11). It cannot finish first any more,
+    so ending the game (a loss) is no worse for it than going on: it secures the coin."""
+    fields = {"k10": "2P*1", "k9": "2F", "b3": "0F", "c3": "0F", "j2": "1F", "k3": "1F"}
+    header = "seat=2 ap=7 phase=army players=3 round=3 score=10,10,0 left=1 last=0"
+    game, state = position(fields, header, players=3)
+    assert _greedy(game, state, 2) == ["cell k10", "give S"]
+    assert game.is_terminal(state) and not game.is_truncated(state)
+    assert np.array_equal(game.returns(state), [1.0, -1.0, -1.0])

@@ -155,6 +155,7 @@ SIZE = T.SIZE
 N_CELLS = T.N_CELLS
 ARMY_SIZE = T.ARMY_SIZE
 MAX_UNITS = T.ARMY_SIZE + T.CAMPAIGN_ARMY_SIZE  # a seat's army + its Campaign-only units
+MAX_PLAYERS = T.MAX_PLAYERS
 MAX_LOOSE = 8  # cells of loose coins the loot assignment looks at
 TOKEN_KIND = T.TOKEN_KIND
 TOKEN_OWNER = T.TOKEN_OWNER
@@ -586,45 +587,48 @@ def evaluate(state, params, out):
 
 @jit
 def decided_result(state, params, material, full, out):
-    """In the last round, once no seat can catch up with the leader (its lead over every
-    other seat is more than the round's coins still unsecured, or as many when the leader
-    plundered the last coin and wins the tie [R "last coin is the king"]) [R "The player
-    with the most coins at the end of 3 rounds wins"], the game is decided and every seat is
-    worth about its result: the leader just under +1, the others just under -1, each
-    by at most DECIDED_MARGIN, the less the better its evaluation stands (linear in its
+    """In the last round [R "The player with the most coins at the end of 3 rounds
+    wins"], a seat that cannot finish first any more (even with every coin still to be
+    secured it stays below the best other seat, or only ties one that wins the tie as
+    the last plunderer [R "last coin is the king"], once no coin is left to plunder) has
+    lost: it is worth just under -1. Once all seats but one have lost, the game is
+    decided and that one is worth just under +1. "Just under": by at most
+    DECIDED_MARGIN, the less the better the seat's evaluation stands (linear in its
     margin over DECIDED_SPAN, so a far lead still tells moves apart). The end of the
-    game (+1 / -1) is then better for every seat than going on, so the seats that have
-    lost secure the last coins too; without this they would hold a coin forever, since
-    any unfinished game is worth more than a lost one. (So a decided loser's value lies
-    a little below -1: the one place this evaluation leaves [-1, 1].)"""
+    game is then better for a seat that has lost than going on, so it secures the last
+    coins too; without this it would hold a coin forever, since any unfinished game is
+    worth more than a lost one. (So a lost seat's value lies a little below -1: the one
+    place this evaluation leaves [-1, 1].)"""
     players = params[P_PLAYERS]
     if state[L.ROUND] != params[P_ROUNDS] - 1:
         return
-    leader = 0
-    for p in range(players):
-        if state[L.SCORE + p] > state[L.SCORE + leader]:
-            leader = p
     left = state[L.ROUND_LEFT]
-    # the last plunderer wins a tie [R "last coin is the king"] once no coin is left to
-    # plunder (the remaining ones are carried or on the ground)
-    tie_won = (
-        params[P_TIE] == TIE_LAST_COIN
-        and state[L.LAST_PLUNDER] == leader
-        and quarter_coins(state) == 0
-    )
+    last = state[L.LAST_PLUNDER]
+    settled = params[P_TIE] == TIE_LAST_COIN and last >= 0 and quarter_coins(state) == 0
+    lost = stack_row(MAX_PLAYERS, np.uint8)
+    n_lost, winner = 0, -1
     for q in range(players):
-        if q == leader:
-            continue
+        top = -1
+        for r in range(players):
+            if r != q:
+                top = max(top, state[L.SCORE + r])
         best = state[L.SCORE + q] + left  # q secures every coin still to be secured
-        if best > state[L.SCORE + leader] or (best == state[L.SCORE + leader] and not tie_won):
-            return
+        tie_lost = settled and last != q and state[L.SCORE + last] == top
+        lost[q] = 1 if best < top or (best == top and tie_lost) else 0
+        n_lost += lost[q]
+        if lost[q] == 0:
+            winner = q
+    if n_lost == 0:
+        return
     for p in range(players):
+        if lost[p] == 0 and n_lost < players - 1:
+            continue  # still in the race
         rival = -np.inf
         for q in range(players):
             if q != p and material[q] > rival:
                 rival = material[q]
         standing = min(max((full[p] - rival + DECIDED_SPAN) / (2.0 * DECIDED_SPAN), 0.0), 1.0)
-        result = 1.0 if p == leader else -1.0
+        result = 1.0 if p == winner and lost[p] == 0 else -1.0
         out[p] = result - DECIDED_MARGIN * (1.0 - standing)
 
 
