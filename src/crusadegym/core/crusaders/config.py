@@ -57,7 +57,7 @@ class CrusadersConfig:
     skip_turn: str = "all_upgraded"
     upgrades: bool = True
     supply: int = 0
-    max_turns: int = 200
+    max_turns: int = 350  # 3x the longest 99th percentile of natural length (docs/rules)
     muster_many: bool = False
     shared_start: bool = False
     mill_effects: bool = True

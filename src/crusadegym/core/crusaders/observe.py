@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..jit import jit
 from . import tables as T
 from .board import action_bonus, base, bld_level, bld_owner, bld_type, enemy_strength
-from .config import P_ACTIVE, P_PLAYERS, P_SUPPLY
+from .config import P_ACTIVE, P_MAX_TURNS, P_PLAYERS, P_SUPPLY
 from .layout import (
     ACT,
     CUR,
@@ -181,7 +181,7 @@ def observe(state, params, seat, out):
     out[s + SC_ENDING] = state[ENDING]
     out[s + SC_TRACK] = state[TRACK] / 11.0
     out[s + SC_TRACK + 1] = state[TRACK + 1] / 11.0
-    out[s + SC_TURN] = _clip(state[TURN] / 400.0)
+    out[s + SC_TURN] = _clip(state[TURN] / params[P_MAX_TURNS])  # share of the cap played
     for j in range(2):
         d = state[base(seat) + PL_DEALT + j]
         if d >= 0:
