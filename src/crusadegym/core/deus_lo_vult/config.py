@@ -104,7 +104,7 @@ class DuelConfig:
     double_arrow_vs_shield: str = "blocked"
     coin_facing: str = "centre"
     rounds: int = 3
-    max_turns: int = 60
+    max_turns: int = 1900  # 3x the longest 99th percentile of natural length (docs/rules)
     saracen_targets: str = "rivals"
     weaken_cost: str = "free"
     saracen_cap: int = 0

@@ -91,6 +91,7 @@ class CampaignConfig(DuelConfig):
 
     deployment: str = "campaign"  # [R] "Campaign: no pre-deployed Units in Camps"
     rounds: int = 1  # one round per Battle with the Jerusalem setup
+    max_turns: int = 3000  # a Battle's cap: 3x its 99th percentile (docs/rules/deus_lo_vult.md)
     preset: str = "plain"
     battles: int = 3
     glory_target: int = 0
