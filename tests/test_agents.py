@@ -250,8 +250,8 @@ def test_mcts_with_one_iteration_plays_the_greedy_choice():
 @DLV
 def test_mcts_with_priors_deepens_before_trying_every_action():
     """Priors count for unvisited actions too, so 40 iterations reach past two plies
-    even with 19 legal actions at the root (plain UCT would still be expanding)."""
-    game, state = _dlv_midgame()
+    even with 29 legal actions at the root (plain UCT would still be expanding)."""
+    game, state = _dlv_midgame(101)  # a stage-1 choice among 29 selections
     assert game.legal_mask(state).sum() > 10
     agent = MCTSAgent(seed=0, iterations=40)
     agent.act_state(game, state)
