@@ -77,7 +77,9 @@ def test_env_wraps_every_registered_game(game):
 def test_env_rewards_add_up_to_the_game_result(kind):
     """Without shaping, an agent's rewards over a game sum to its seat's game result, the
     learner's score says who won, and only self-play games expose the rival seats."""
-    env = env_for("deus_lo_vult", [kind], seed=7, config={"players": 2, "rounds": 1})
+    env = env_for(
+        "deus_lo_vult", [kind], seed=7, config={"players": 2, "rounds": 1, "max_turns": 60}
+    )
     totals: dict[str, float] = {}
     games, agents = 0, set()
     for agent, _, rewards, done, infos in play_random(env, np.random.default_rng(7), 20_000):
