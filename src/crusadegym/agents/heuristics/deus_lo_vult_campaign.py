@@ -45,18 +45,6 @@ W_ROUND = duel.W_ROUND
 
 
 @jit
-def campaign_seat_score(state, params, p, positional):
-    """Raw evaluation of seat p in coin units: Glory + the Battle in progress, its army
-    and its Campaign-only units (War Engines, Heroes) ranked and counted together."""
-    spots = stack_empty(MAX_SPOTS, 3, np.int64)
-    field = stack_empty(MAX_SPOTS, N_CELLS, np.int64)
-    n_spots = duel.spot_fields(state, p, spots, field)
-    terms = stack_row(N_SEAT_TERMS, np.float64)
-    _campaign_terms(state, params, p, terms, spots, field, n_spots)
-    return _glory(state, params, p) + duel.weigh(terms, positional)
-
-
-@jit
 def _glory(state, params, p):
     """Glory won, in coin units [R "5 coins = 1 Glory Point"]."""
     return W_SECURED * params[P_COINS_PER_GLORY] * state[C_GLORY + p]
