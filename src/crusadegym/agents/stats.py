@@ -65,7 +65,7 @@ def agent_summary(records: list[dict], agents: list[str]) -> dict[str, dict]:
                 if who != name:
                     continue
                 games += 1
-                capped += bool(rec.get("truncated", False))
+                capped += ended_at_cap(rec)
                 wins += outcomes[seat] == "win"
                 draws += outcomes[seat] == "draw"
                 others = np.delete(r, seat)
@@ -83,9 +83,14 @@ def agent_summary(records: list[dict], agents: list[str]) -> dict[str, dict]:
     return out
 
 
+def ended_at_cap(rec: dict) -> bool:
+    """Whether a game record's game was stopped by the turn cap (``"truncated"``)."""
+    return bool(rec.get("truncated", False))
+
+
 def cap_endings(records: list[dict]) -> int:
     """How many of the games ended at the turn cap."""
-    return sum(bool(rec.get("truncated", False)) for rec in records)
+    return sum(ended_at_cap(rec) for rec in records)
 
 
 def natural_lengths(records: list[dict]) -> dict | None:
@@ -95,7 +100,7 @@ def natural_lengths(records: list[dict]) -> dict | None:
     counted = [rec for rec in records if rec.get("turns") is not None]
     if not counted:
         return None
-    turns = [rec["turns"] / len(rec["seats"]) for rec in counted if not rec.get("truncated")]
+    turns = [rec["turns"] / len(rec["seats"]) for rec in counted if not ended_at_cap(rec)]
     if not turns:
         return {"games": 0, "p50": None, "p99": None, "max": None}
     p50, p99 = np.percentile(turns, [50, 99])
@@ -124,7 +129,7 @@ def pairwise_scores(records: list[dict], agents: list[str]) -> dict:
                 i, j = index[a], index[b]
                 total[i, j] += 1.0 if r[s] > r[t] else 0.5 if r[s] == r[t] else 0.0
                 count[i, j] += 1
-                capped[i, j] += bool(rec.get("truncated", False))
+                capped[i, j] += ended_at_cap(rec)
     score = [
         [float(total[i, j] / count[i, j]) if count[i, j] else None for j in range(n)]
         for i in range(n)
