@@ -18,9 +18,10 @@ import pytest
 
 import crusadegym.agents.mcts as mcts
 from crusadegym.agents.heuristics import HeuristicAgent
-from crusadegym.agents.mcts import STATE_RNG_SLOT, MCTSAgent, determinized_roots
+from crusadegym.agents.mcts import MCTSAgent, determinized_roots
 from crusadegym.agents.tree_search import CompiledTree
 from crusadegym.core import Game, make_game
+from crusadegym.core.rng import RNG_SLOTS
 
 HIDDEN_GAMES = ("deus", "crusaders")
 POSITIONS = 4
@@ -58,7 +59,8 @@ def _twin(game: Game, state: np.ndarray) -> np.ndarray:
 def _hidden_part_differs(game: Game, state: np.ndarray, twin: np.ndarray) -> bool:
     """Whether ``twin`` differs from ``state`` beyond the RNG slots."""
     rest = np.ones(state.shape[0], bool)
-    rest[STATE_RNG_SLOT : STATE_RNG_SLOT + 2] = False
+    rng = game.spec.rng_slot
+    rest[rng : rng + RNG_SLOTS] = False
     return not np.array_equal(state[rest], twin[rest])
 
 
@@ -135,7 +137,7 @@ def test_the_roots_do_not_depend_on_the_state_rng(pairs):
     game, positions = pairs
     state = positions[0][0]
     other = state.copy()
-    other[STATE_RNG_SLOT : STATE_RNG_SLOT + 2] ^= 0x5A5A
+    other[game.spec.rng_slot : game.spec.rng_slot + RNG_SLOTS] ^= 0x5A5A
     np.testing.assert_array_equal(
         determinized_roots(game, state, 3, seed=7), determinized_roots(game, other, 3, seed=7)
     )

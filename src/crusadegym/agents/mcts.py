@@ -88,10 +88,6 @@ ENGINES = ("auto", "compiled", "python")
 _CLOCK_CHUNK = 16
 """Compiled iterations between two looks at the clock under a ``seconds`` budget."""
 
-STATE_RNG_SLOT = 0
-"""Where every game keeps its RNG in the state (each game's ``layout.py``: ``RNG = 0``);
-:func:`determinized_roots` reseeds it."""
-
 _SEED_BITS = 62
 """Seeds drawn from the agent's generator are below ``2**_SEED_BITS``."""
 
@@ -154,10 +150,12 @@ def determinized_roots(game: Game, state: np.ndarray, count: int, seed: int) -> 
     """
     if game.spec.determinize is None:
         return state[None].copy()
+    if game.spec.rng_slot < 0:
+        raise ValueError(f"{game.name}: a determinize kernel needs the spec's rng_slot")
     seat = int(game.k.current_player(state, game.params))
     roots = np.empty((count, state.shape[0]), state.dtype)
     view = state.copy()
-    seed_rng(view, STATE_RNG_SLOT, np.int64(seed))
+    seed_rng(view, game.spec.rng_slot, np.int64(seed))
     for i in range(count):
         game.spec.determinize(view, game.params, seat)  # never the true hidden state
         roots[i] = view

@@ -146,6 +146,9 @@ class GameSpec:
     """The params slot holding the turn cap over all seats (``core/turn_cap.py``: the
     ``max_turns`` option counts per seat); -1 for a game without a cap."""
     turn_slot: int = -1
+    rng_slot: int = -1
+    """The first of the ``rng.RNG_SLOTS`` state slots holding the game's generator (its
+    dice and shuffles to come; a search of hidden information reseeds it); -1: none."""
     """The state slot counting the turns played over all seats (what the cap is compared
     with; the arena reports game lengths from it); -1 for a game without one."""
 

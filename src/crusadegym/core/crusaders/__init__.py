@@ -13,7 +13,7 @@ from ..protocol import GameSpec, Kernels
 from . import actions, invariant_kernel, observe, rules, tables
 from .config import P_MAX_TURNS, CrusadersConfig, make_params
 from .determinize import determinize
-from .layout import STATE_SIZE, TURN
+from .layout import RNG, STATE_SIZE, TURN
 
 # Longest turn, in decisions: resolve, split, first, per action up to 24 one-time boosts
 # plus a Travel of MAX_TRAVEL_MOVES moves and "done" (more than any other action), the
@@ -60,6 +60,7 @@ SPEC = GameSpec(
     version=1,
     turn_limit_slot=P_MAX_TURNS,
     turn_slot=TURN,
+    rng_slot=RNG,
     config_cls=CrusadersConfig,
     make_params=make_params,
     sizes=_sizes,

@@ -11,7 +11,7 @@ import numpy as np
 from ..protocol import GameSpec, Kernels
 from . import actions, cards, invariant_kernel, observe, rules, tables
 from .config import P_MAX_TURNS, DeusConfig, make_params
-from .layout import STATE_SIZE, TURN
+from .layout import RNG, STATE_SIZE, TURN
 
 # Longest possible turn, in steps: a build (card, region, one payment choice per cost
 # resource) then a column of up to 16 cards, each with at most 16 sub-decisions (the most
@@ -63,6 +63,7 @@ SPEC = GameSpec(
     version=1,
     turn_limit_slot=P_MAX_TURNS,
     turn_slot=TURN,
+    rng_slot=RNG,
     config_cls=DeusConfig,
     make_params=make_params,
     sizes=_sizes,
