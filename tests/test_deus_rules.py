@@ -213,6 +213,24 @@ def test_temple_card_playable_when_the_supply_is_empty():
     assert s[L.CUR] == 1 and s[L.col_n(0, T.TEMPLE)] == 1
 
 
+def test_no_temple_in_a_sea_region():
+    """Temples 4 "in one of your regions"; reading (docs/rules/deus.md): a land region,
+    never a sea region, even one your ship holds."""
+    s = position(GA, "piece b0 0 civil\npiece b1 0 maritime\nhand 0 temple-of-fields")
+    play(GA, s, "build temple-of-fields")
+    assert legal_regions(GA, s) == {"b0"}
+
+
+def test_temple_card_needs_a_region_while_temples_remain():
+    """Temples 4: while the supply holds temples the piece must be placed, so a seat with
+    no land region to take it cannot play the card; with the supply empty it can
+    ("you can still play the Temple card") -- reading in docs/rules/deus.md."""
+    s = position(GA, "piece b1 0 maritime\nhand 0 temple-of-fields")
+    assert "build temple-of-fields" not in legal(GA, s)
+    s = position(GA, "piece b1 0 maritime\ntemples 0\nhand 0 temple-of-fields")
+    assert "build temple-of-fields" in legal(GA, s)
+
+
 def test_one_temple_per_region():
     s = position(GA, "piece b0 0 civil\ntemple b0\nhand 0 temple-of-fields")
     assert "build temple-of-fields" not in legal(GA, s)
@@ -333,11 +351,38 @@ def test_offering_powers(top, n, gold, vp, pieces):
     under = ["mill", "forum", "outpost"][: n - 1]
     s = position(G2, f"hand 0 {top} {' '.join(under)} raiders")
     play(G2, s, f"offer {top}", *[f"offer {u}" for u in under], "done")
+    extra = n if top == "library" else 0
+    play(G2, s, *["draw"] * extra)  # Minerva: each extra card is the seat's choice
     pb = L.player(0)
     assert seat_value(s, 0, L.GOLD) == gold and seat_value(s, 0, L.VP) == vp
     assert tuple(s[pb + L.ON_BOARD : pb + L.ON_BOARD + 5]) == pieces
-    extra = n if top == "library" else 0
     assert s[pb + L.HAND_N] == 5 + extra  # refill to 5, + N with Minerva
+    assert s[L.CUR] == 1
+
+
+def test_minerva_extra_draw_is_a_choice():
+    """B.3 Minerva: "You can draw an additional card in Step 4 for each card discarded":
+    after the refill to 5 the seat draws each extra card (``draw``) or stops (``done``)."""
+    s = position(G2, "hand 0 library forum shrine raiders")
+    play(G2, s, "offer library", "offer forum", "offer shrine", "done")
+    pb = L.player(0)
+    assert s[pb + L.HAND_N] == 5 and s[L.CUR] == 0  # refilled to 5; 3 extra on offer
+    assert legal(G2, s) == {"draw", "done"}
+    play(G2, s, "draw")
+    assert s[pb + L.HAND_N] == 6 and legal(G2, s) == {"draw", "done"}
+    play(G2, s, "done")  # declines the other two
+    assert s[pb + L.HAND_N] == 6 and s[L.CUR] == 1
+    # Jupiter invoking Minerva offers the same choice
+    s = position(G2, "hand 0 temple-of-fields forum raiders")
+    play(G2, s, "offer temple-of-fields", "offer forum", "done", "god minerva")
+    assert legal(G2, s) == {"draw", "done"}
+    play(G2, s, "draw", "draw")
+    assert s[pb + L.HAND_N] == 7 and s[L.CUR] == 1
+    # option minerva_draw="always": the extra cards are drawn at once, no choice
+    g = game(minerva_draw="always")
+    s = position(g, "hand 0 library forum shrine raiders")
+    play(g, s, "offer library", "offer forum", "offer shrine", "done")
+    assert s[pb + L.HAND_N] == 8 and s[L.CUR] == 1
 
 
 def test_ceres_resources_of_choice_and_mars_pieces_of_choice():
@@ -377,10 +422,23 @@ def test_hand_limit_ten():
         G2, "hand 0 library library library forum shrine villa-field villa-swamp mill mine"
     )
     play(G2, s, "offer library", "offer library", "offer library", "done")
-    assert s[L.player(0) + L.HAND_N] == 9  # 6 left, 5 reached, +3 Minerva, capped at 10
+    play(G2, s, "draw", "draw", "draw")
+    assert s[L.player(0) + L.HAND_N] == 9  # 6 left, 5 reached, +3 Minerva
     s = position(G2, "hand 0 library forum shrine villa-field villa-swamp mill mine cohort")
-    play(G2, s, "offer library", "offer forum", "done")
+    play(G2, s, "offer library", "offer forum", "done", "draw", "draw")
     assert s[L.player(0) + L.HAND_N] == 8  # 6 left (>5), + 2 Minerva
+    # 10 cards, 6 offered to Minerva: 4 left, refilled to 5, then 6 extra would make 11:
+    # the fifth draw reaches 10 and closes the choice
+    s = position(
+        G2, "hand 0 library forum shrine villa-field villa-swamp mill mine cohort outpost raiders"
+    )
+    under = ("forum", "shrine", "villa-field", "villa-swamp", "mill")
+    play(G2, s, "offer library", *[f"offer {u}" for u in under], "done")
+    assert s[L.player(0) + L.HAND_N] == 5
+    play(G2, s, "draw", "draw", "draw", "draw")
+    assert s[L.player(0) + L.HAND_N] == 9 and legal(G2, s) == {"draw", "done"}
+    play(G2, s, "draw")
+    assert s[L.player(0) + L.HAND_N] == 10 and s[L.CUR] == 1
 
 
 def test_empty_hand_draws_five_and_discards_are_reshuffled():
@@ -435,6 +493,26 @@ def test_majorities_two_vp_ties_all_score():
     final_scores(s, G2.params, scores)
     # seat 0: gold, wheat (tie), clay = 6; seat 1: wheat (tie) = 2; nobody has wood/stone
     assert list(scores) == [5 + 6, 5 + 2] == reference.final_scores(s, G2.params)
+
+
+@pytest.mark.parametrize("tie_break,expected", [("shared", [1, 1, -1]), ("leftovers", [1, -1, -1])])
+def test_tied_leaders_share_the_win(tie_break, expected):
+    """Scoring: "The player with the highest total VPs is the grand winner!" names no
+    tie-break; reading (docs/rules/deus.md): tied leaders share the win. Option
+    ``tie_break="leftovers"``: most resources + gold left among the tied."""
+    g = game(players=3, tie_break=tie_break)
+    s = g.new_state(0)
+    # seat 0: 10 VP + majorities of gold and wheat and the three shared ones (10) = 20;
+    # seat 1: 14 VP + the three shared majorities (6) = 20; seat 2: 5 VP + 6 = 11
+    for p, vp in enumerate((10, 14, 5)):
+        s[L.player(p) + L.VP] = vp
+    s[L.player(0) + L.GOLD] += 1
+    s[L.player(0) + L.RES] += 1
+    scores = np.zeros(3, np.int64)
+    final_scores(s, g.params, scores)
+    assert list(scores) == [20, 20, 11]
+    s[L.OVER] = 1
+    assert list(g.returns(s)) == expected
 
 
 def test_board_text_is_readable():

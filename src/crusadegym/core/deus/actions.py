@@ -14,8 +14,9 @@ RES0 + k                a resource (wheat, wood, clay, stone): Ceres, buying, se
 PIECE0 + t              a piece type to take to the player board: Mars, Workshop-like cards
 GOD0 + g                Jupiter invokes god g (Vesta, Minerva, Neptune, Mars, Ceres) [R B]
 PAY_RESOURCE, PAY_GOLD  pay the next resource of a cost with the resource or 4 gold [R A.3]
-DONE                    end the offering / stop an "up to" effect
+DONE                    end the offering / stop an "up to" effect (also: Minerva, no more)
 PASS                    only when nothing else is possible (no card in hand, none to draw)
+DRAW                    Minerva: draw one more of the extra cards the offering allows [R B.3-4]
 ======================  ==================================================================
 """
 
@@ -35,9 +36,16 @@ PAY_RESOURCE = GOD0 + T.N_TYPES
 PAY_GOLD = PAY_RESOURCE + 1
 DONE = PAY_GOLD + 1
 PASS = DONE + 1
-N_ACTIONS = PASS + 1
+DRAW = PASS + 1  # after PASS, so that the ids of the other actions are unchanged
+N_ACTIONS = DRAW + 1
 
-_SIMPLE = {PAY_RESOURCE: "pay resource", PAY_GOLD: "pay gold", DONE: "done", PASS: "pass"}
+_SIMPLE = {
+    PAY_RESOURCE: "pay resource",
+    PAY_GOLD: "pay gold",
+    DONE: "done",
+    PASS: "pass",
+    DRAW: "draw",
+}
 _SIMPLE_BACK = {v: k for k, v in _SIMPLE.items()}
 _DESIGN_KEYS = tuple(
     name.lower().replace(" ", "-").replace("(", "").replace(")", "") for name in T.DESIGN_NAMES
@@ -102,5 +110,6 @@ def parse_action(text: str, state: np.ndarray | None = None, params=None) -> int
         return GOD0 + T.GOD_NAMES.index(rest)
     raise ValueError(
         f"cannot parse Deus action {text!r}; expected e.g. 'build library', 'offer forum', "
-        "'region a3', 'resource wheat', 'piece civil', 'god ceres', 'pay gold', 'done'"
+        "'region a3', 'resource wheat', 'piece civil', 'god ceres', 'pay gold', 'done', "
+        "'draw'"
     )

@@ -24,9 +24,12 @@ TIE_SHARED, TIE_LEFTOVERS = 0, 1
 TIE_BREAKS = ("shared", "leftovers")  # [R scoring: no tie-break printed]
 SPACING_IF_POSSIBLE, SPACING_STRICT = 0, 1
 SPACINGS = ("if_possible", "strict")  # [R A.4 first buildings two empty regions apart]
+MINERVA_CHOOSE, MINERVA_ALWAYS = 0, 1
+MINERVA_DRAWS = ("choose", "always")  # [R B.3 Minerva "You can draw an additional card"]
 
 # params slots
 P_PLAYERS, P_TILES, P_ESCAPE, P_PAYMENT, P_TIE, P_SPACING, P_MAX_TURNS = 0, 1, 2, 3, 4, 5, 6
+P_MINERVA = 7
 P_ON_BOARD = 8  # [N_REGIONS] 1 if the region is part of this board
 P_EDGE = P_ON_BOARD + T.N_REGIONS  # [N_REGIONS] 1 if an on-board edge region
 N_PARAMS = P_EDGE + T.N_REGIONS
@@ -46,6 +49,8 @@ class DeusConfig:
     "leftovers" (most resources + gold left among the tied, a common house rule [P]).
     first_spacing: "if_possible" (the two-empty-regions spacing of first buildings is
     dropped when no edge region satisfies it) or "strict".
+    minerva_draw: "choose" -- Minerva's extra cards are offered one at a time (``draw``
+    or ``done``: the rulebook's "You can draw") -- or "always" (all drawn at once).
     max_turns: turn cap per seat (``core/turn_cap.py``): a game still going after every
     seat has played this many turns ends truncated and is scored as it stands [P].
     """
@@ -55,6 +60,7 @@ class DeusConfig:
     payment: str = "choose"
     tie_break: str = "shared"
     first_spacing: str = "if_possible"
+    minerva_draw: str = "choose"
     max_turns: int = 250  # 3x the longest 99th percentile of natural length (docs/rules)
 
     def __post_init__(self) -> None:
@@ -72,6 +78,7 @@ class DeusConfig:
         choice("payment", PAYMENTS)
         choice("tie_break", TIE_BREAKS)
         choice("first_spacing", SPACINGS)
+        choice("minerva_draw", MINERVA_DRAWS)
         integer("max_turns", 1, 100_000)
 
 
@@ -85,6 +92,7 @@ def make_params(cfg: DeusConfig) -> np.ndarray:
     p[P_PAYMENT] = PAYMENTS.index(cfg.payment)
     p[P_TIE] = TIE_BREAKS.index(cfg.tie_break)
     p[P_SPACING] = SPACINGS.index(cfg.first_spacing)
+    p[P_MINERVA] = MINERVA_DRAWS.index(cfg.minerva_draw)
     p[P_MAX_TURNS] = turn_limit(cfg.max_turns, cfg.players)  # over all seats
     p[P_ON_BOARD : P_ON_BOARD + T.N_REGIONS] = np.arange(T.N_REGIONS) < n_tiles * 7
     p[P_EDGE : P_EDGE + T.N_REGIONS] = T.edge_regions(n_tiles)

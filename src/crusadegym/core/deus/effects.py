@@ -20,6 +20,8 @@ from .layout import (
     ACT_COLOUR,
     ACT_POS,
     ATTACKED,
+    DECK_N,
+    DISC_N,
     EFF_A,
     EFF_B,
     EFF_C,
@@ -27,6 +29,7 @@ from .layout import (
     EFF_LEFT,
     EFF_SEL,
     GOLD,
+    HAND_N,
     IN_SUPPLY,
     ON_BOARD,
     OWNER,
@@ -45,6 +48,8 @@ from .layout import (
 )
 
 K_CERES = 40  # offering to Ceres: N resources of your choice [R B.3]
+K_MINERVA = 41  # offering to Minerva: up to N extra cards, one ``draw`` each [R B.3-4]
+MINERVA_TARGET = 0  # the one option of a Minerva choice (the ``draw`` action)
 PRODUCTION_BIT = 1 << T.PRODUCTION
 MILITARY_BIT = 1 << T.MILITARY
 
@@ -217,6 +222,12 @@ def choice_option(state, params, seat, kind, a, b, c, sel, target):
     pb = player(seat)
     if kind == K_CERES:
         return target < T.N_RESOURCES and state[SUPPLY + target] > 0
+    if kind == K_MINERVA:  # a card to draw and room for it [R B.4 "no more than 10"]
+        return (
+            target == MINERVA_TARGET
+            and state[pb + HAND_N] < T.HAND_LIMIT
+            and state[DECK_N] + state[DISC_N] > 0
+        )
     if kind == T.E_PIECES or kind == T.E_PIECES_PER_CITY:
         return target < T.N_TYPES and state[pb + IN_SUPPLY + target] > 0
     if kind == T.E_BUY:
@@ -260,9 +271,13 @@ def choice_uses_pieces(kind):
 
 @jit
 def choice_optional(kind):
-    """ "Up to" effects may stop early (DONE) [card texts "up to"]."""
+    """ "Up to" effects may stop early (DONE) [card texts "up to"; Minerva "You can"]."""
     return (
-        kind == T.E_BUY or kind == T.E_SELL_GOLD or kind == T.E_SELL_VP or kind == T.E_MOVE_ARMIES
+        kind == T.E_BUY
+        or kind == T.E_SELL_GOLD
+        or kind == T.E_SELL_VP
+        or kind == T.E_MOVE_ARMIES
+        or kind == K_MINERVA
     )
 
 
@@ -309,6 +324,8 @@ def apply_choice(state, params, seat, target):
         return False
     if kind == K_CERES:
         gain_resource(state, seat, target, 1)
+    elif kind == K_MINERVA:
+        draw(state, seat, 1)
     elif kind == T.E_PIECES or kind == T.E_PIECES_PER_CITY:
         gain_piece(state, seat, target)
     elif kind == T.E_BUY:

@@ -18,6 +18,7 @@ from ..jit import jit
 from . import tables as T
 from .board import is_edge, on_board
 from .config import P_MAX_TURNS, P_PLAYERS
+from .effects import K_CERES, K_MINERVA
 from .layout import (
     ATTACKED,
     CARD_LOC,
@@ -80,7 +81,7 @@ SC_TOP = SC_HAND + T.N_DESIGNS  # top of the discard pile, if I know it
 SC_PENDING = SC_TOP + T.N_DESIGNS  # the public pending card
 SC_PHASE = SC_PENDING + T.N_DESIGNS  # 8 one-hot
 SC_CHOICE = SC_PHASE + 8  # pending choice kind, one-hot over CHOICE_KINDS
-SC_CHOICE_LEFT = SC_CHOICE + 9
+SC_CHOICE_LEFT = SC_CHOICE + 10  # len(CHOICE_KINDS), checked below
 SC_PAY = SC_CHOICE_LEFT + 1  # 5
 SC_OFFER_N = SC_PAY + 5
 SC_SUPPLY = SC_OFFER_N + 1  # 4
@@ -98,7 +99,7 @@ GOLD_SCALE = 40.0
 VP_SCALE = 80.0
 RES_SCALE = 20.0
 CHOICE_KINDS = (
-    40,
+    K_CERES,
     T.E_PIECES,
     T.E_PIECES_PER_CITY,
     T.E_BUY,
@@ -107,8 +108,10 @@ CHOICE_KINDS = (
     T.E_PRODUCE_ONE,
     T.E_STEAL_VILLAGE,
     T.E_MOVE_ARMIES,
+    K_MINERVA,
 )
-_CHOICE_INDEX = [-1] * 41
+assert SC_CHOICE_LEFT - SC_CHOICE == len(CHOICE_KINDS)
+_CHOICE_INDEX = [-1] * (max(CHOICE_KINDS) + 1)
 for _i, _k in enumerate(CHOICE_KINDS):
     _CHOICE_INDEX[_k] = _i
 import numpy as _np  # noqa: E402

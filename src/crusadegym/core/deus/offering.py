@@ -6,7 +6,9 @@ number of cards under it (hidden from rivals: "only the top card visible"), then
 N resources of choice + a production piece; Minerva a scientific piece and N extra
 draws; Vesta 1 VP (N = 1) or 2 VP + a civil piece; Mars N pieces of choice; Jupiter
 the power of one other god. Pieces come from the personal supply (research §3B).
-Refill to 5, plus N with Minerva, never above 10 [R B.4].
+Refill to 5, then Minerva's N extra cards, never above 10 [R B.4]: "You can draw", so
+by default each extra card is a choice (``draw`` / ``done``, choice ``K_MINERVA``);
+option ``minerva_draw="always"`` draws them all at once.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from __future__ import annotations
 from ..jit import jit
 from . import tables as T
 from .cards import card_in_hand, draw, leave_hand, to_discard
-from .effects import K_CERES, begin_choice, gain_piece
+from .config import MINERVA_ALWAYS, P_MINERVA
+from .effects import K_CERES, K_MINERVA, begin_choice, gain_piece
 from .layout import (
     ALL_SEATS,
     CARD_LOC,
@@ -93,9 +96,18 @@ def invoke(state, params, seat, god):
 
 
 @jit
-def refill(state, seat):
-    """Draw to 5 cards, plus the Minerva extra, within the hand limit [R B.4]."""
+def refill(state, params, seat):
+    """Draw to 5 cards, then the Minerva extra, within the hand limit [R B.4].
+
+    Returns True when it opened the Minerva choice (the seat then draws each extra card
+    or stops; the choice resumes the offering, which calls this again with no extra).
+    """
     need = T.HAND_START - state[player(seat) + HAND_N]
-    draw(state, seat, max(need, 0) + state[MINERVA_EXTRA])
+    draw(state, seat, max(need, 0))
+    extra = state[MINERVA_EXTRA]
     state[MINERVA_EXTRA] = 0
     state[OFFER_N] = 0
+    if params[P_MINERVA] == MINERVA_ALWAYS:
+        draw(state, seat, extra)
+        return False
+    return begin_choice(state, params, seat, K_MINERVA, extra, 0, 0, 0, RESUME_OFFERING)

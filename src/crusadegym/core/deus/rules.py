@@ -14,6 +14,7 @@ from . import tables as T
 from .actions import (
     BUILD0,
     DONE,
+    DRAW,
     GOD0,
     OFFER0,
     PASS,
@@ -40,6 +41,8 @@ from .build import (
 from .cards import card_in_hand, draw, hand_counts, leave_hand, to_column
 from .config import P_MAX_TURNS, P_PLAYERS
 from .effects import (
+    K_MINERVA,
+    MINERVA_TARGET,
     apply_choice,
     choice_option,
     choice_optional,
@@ -135,6 +138,10 @@ def legal_mask(state, params, out):
         for g in range(T.N_TYPES):
             out[GOD0 + g] = 1
         n = T.N_TYPES
+    elif phase == PH_EFFECT and state[EFF_KIND] == K_MINERVA:
+        out[DRAW] = 1  # the choice is open only while a card can be drawn
+        out[DONE] = 1
+        n = 2
     elif phase == PH_EFFECT:
         kind = state[EFF_KIND]
         base = (
@@ -223,8 +230,8 @@ def _to_payment(state, params, seat):
 
 @jit
 def _finish_offering(state, params, seat):
-    refill(state, seat)
-    end_action(state, params)
+    if not refill(state, params, seat):  # else the Minerva choice is open
+        end_action(state, params)
 
 
 @jit
@@ -298,7 +305,9 @@ def step(state, params, action, rewards):
             _resume(state, params, seat)
         else:
             kind = state[EFF_KIND]
-            if choice_uses_regions(kind):
+            if kind == K_MINERVA:
+                target = MINERVA_TARGET
+            elif choice_uses_regions(kind):
                 target = action - REGION0
             elif choice_uses_pieces(kind):
                 target = action - PIECE0
