@@ -601,6 +601,47 @@ def test_hospitaller_may_skip_and_templar_may_double():
     assert [seat(s, 0, L.PL_TOK + i) for i in range(6)] == [2, 2, 0, 4, 3, 2]
 
 
+@pytest.mark.parametrize(
+    "order,own,extra,before,after",
+    [
+        # own sowing: IM:3 passes BI, drops on TB, TI, MC (before)
+        (
+            "hospitaller",
+            "sow skip 1",
+            {"sow normal"} | {f"sow skip {k}" for k in range(1, 5)},
+            [3, 3, 4, 2, 0, 2],
+            [4, 4, 0, 2, 1, 3],  # MC:4 passes CB, drops on IM, BI, TB, TI
+        ),
+        (
+            "templar",
+            "sow double 1",
+            {"sow normal", "sow double 1", "sow double 2"},
+            [3, 2, 3, 2, 0, 4],  # own sowing: IM:3 drops 2 on BI, 1 on TB
+            [3, 2, 0, 4, 1, 4],  # MC:3 drops 2 on CB, 1 on IM
+        ),
+    ],
+)
+def test_once_per_turn_sowing_power_again_on_an_extra_distribution(
+    order, own, extra, before, after
+):
+    """ "You may use Knight Order abilities on this distribution" [R Distribute]: the
+    Hospitaller's skip and the Templar's double, used once in the turn's own sowing [C],
+    are offered again when a Distribute tile grants an extra distribution."""
+    dist = tile_id(T.TILE_DISTRIBUTE, 3)
+    text = _two_seats("TB:2 TI:2 MC:3 CB:2 IM:3 BI:2", f"seat 0 order={order}")
+    game, s = position(text + f"region d3 inf={dist}\n")
+    play(game, s, "resolve 5", "region d3")  # Influence collects the Distribute tile
+    assert own in legal(game, s)  # the turn's own sowing of the Influence wedge
+    play(game, s, own)
+    assert L.PHASE_NAMES[s[L.PHASE]] == "distribute" and game.current_player(s) == 0
+    assert [seat(s, 0, L.PL_TOK + i) for i in range(6)] == before
+    play(game, s, "wedge 3")  # the Muster wedge: sown, not mustered
+    assert legal(game, s) == extra
+    play(game, s, own)
+    assert [seat(s, 0, L.PL_TOK + i) for i in range(6)] == after
+    assert game.current_player(s) == 1
+
+
 def test_level_four_end_game_scores():
     """Castle IV 4 per set, Church IV 6, Farm IV 1 per knight and troop, Bank IV 4 per own
     level IV on the map [C]; Chapel IV 2 per wedge with 2+, Vault IV 1 per upgraded wedge,

@@ -420,9 +420,15 @@ def end_of_turn_effects(state, params):
 
 @jit
 def next_distribution(state, params):
-    """Offer the next extra distribution, or end the turn [R "Distribute"]."""
+    """Offer the next extra distribution, or end the turn [R "Distribute"].
+
+    "You may use Knight Order abilities on this distribution" [R]: each distribution may
+    use the order's once-per-turn sowing power (Hospitaller skip, Templar double) anew,
+    even when the turn's own sowing used it.
+    """
     if state[PENDING_DIST] > 0:
         state[PENDING_DIST] -= 1
+        state[POWER_USED] = 0
         state[PHASE] = PH_DIST
         return
     end_turn(state, params)
