@@ -141,6 +141,38 @@ region d3 enemy=S
     assert game.current_player(s) == 1  # nothing to do: the wedge was sown, turn over
 
 
+def test_a_paid_travel_takes_as_many_steps_as_its_points_pay_for():
+    """ "Moving a knight to an adjacent region costs 1" [C]: a Travel of 14 points takes
+    14 steps (no step limit beyond the points; the old engine stopped at 12)."""
+    text = _two_seats("TB:14 TI:0 MC:0 CB:0 IM:0 BI:0", expansion=0)
+    game, s = position(text)
+    play(game, s, "resolve 1")  # TB wedge, basic side: Travel with X = 14 (+ bonuses)
+    x = int(s[L.TRAVEL_LEFT])
+    assert x >= 14
+    for i in range(x):
+        play(game, s, "move 0 c3" if i % 2 == 0 else "move 0 d3")
+    assert int(s[L.TRAVEL_LEFT]) == 0 and game.current_player(s) == 1
+    assert seat(s, 0, L.PL_KNIGHT) == T.REGION_NAMES.index("d3" if x % 2 == 0 else "c3")
+
+
+def test_free_travel_steps_are_bounded_by_the_board():
+    """Leaving your own Coat-of-Arms region with no enemy costs 0 [R Travel]; such steps
+    are the only ones not bounded by the points, and the engine allows
+    ``FREE_TRAVEL_STEPS`` of them per Travel (enough for every knight's cheapest route,
+    which leaves each of your Coat-of-Arms regions at most once) so a Travel ends."""
+    text = _two_seats("TB:1 TI:2 MC:2 CB:2 IM:2 BI:2", extra="region d3 coat=0\nregion c3 coat=0\n")
+    game, s = position(text)
+    play(game, s, "resolve 1")
+    left = int(s[L.TRAVEL_LEFT])
+    for i in range(T.FREE_TRAVEL_STEPS):
+        play(game, s, "move 0 c3" if i % 2 == 0 else "move 0 d3")
+    assert int(s[L.TRAVEL_LEFT]) == left  # every step was free
+    # no free step left, and the knight in d3 (coat, free to leave) has no paid one:
+    # the Travel is over, the wedge sown and the turn passed
+    assert game.current_player(s) == 1
+    assert seat(s, 0, L.PL_KNIGHT) == T.REGION_NAMES.index("d3")  # an even number of steps
+
+
 def test_influence_cannot_take_a_tile_costing_more_than_x():
     game, s = position(A1.replace("IM:4", "IM:3"))
     play(game, s, "resolve 5")

@@ -15,10 +15,20 @@ from .config import P_MAX_TURNS, CrusadersConfig, make_params
 from .determinize import determinize
 from .layout import RNG, STATE_SIZE, TURN
 
+# Longest Travel, in steps: the paid ones, at most its strength (wedge value, plus at
+# most one per influence tile -- permanent or boost -- per uncovered building bonus and
+# the order's modifier), and the free ones (tables.FREE_TRAVEL_STEPS).
+MAX_TRAVEL_STEPS = (
+    tables.MAX_X
+    + tables.N_INF_TILES
+    + tables.N_BASE_TYPES * (tables.N_LEVELS - 1)
+    + int(tables.ORDER_MOD.max())
+    + tables.FREE_TRAVEL_STEPS
+)
 # Longest turn, in decisions: resolve, split, first, per action up to 24 one-time boosts
-# plus a Travel of MAX_TRAVEL_MOVES moves and "done" (more than any other action), the
-# sowing, and per extra distribution (at most 2 tiles + Livonian) a wedge and a sowing.
-STEPS_PER_TURN = 3 + 2 * (24 + tables.MAX_TRAVEL_MOVES + 1) + 1 + 2 * 3
+# plus the longest Travel and "done" (more than any other action), the sowing, and per
+# extra distribution (at most 2 tiles + Livonian) a wedge and a sowing.
+STEPS_PER_TURN = 3 + 2 * (24 + MAX_TRAVEL_STEPS + 1) + 1 + 2 * 3
 SETUP_STEPS_PER_SEAT = 1 + tables.MAX_SETUP_STEPS + 1
 
 

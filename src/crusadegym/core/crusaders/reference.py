@@ -106,8 +106,6 @@ def travel_moves_ref(state: np.ndarray, params: np.ndarray, p: int) -> set[tuple
 
     b = L.pl(p)
     out = set()
-    if state[L.MOVES_LEFT] <= 0:
-        return out
     for k in range(T.N_KNIGHTS):
         src = int(state[b + L.PL_KNIGHT + k])
         if src < 0:
@@ -115,8 +113,8 @@ def travel_moves_ref(state: np.ndarray, params: np.ndarray, p: int) -> set[tuple
         cost = 2 if state[L.R_ENEMY + src] >= 0 else 1
         if state[L.R_COAT + src] == p:
             cost -= 1
-        if cost > state[L.TRAVEL_LEFT]:
-            continue
+        if cost > state[L.TRAVEL_LEFT] or (cost == 0 and state[L.MOVES_LEFT] <= 0):
+            continue  # free steps: a budget of FREE_TRAVEL_STEPS per Travel
         for q in params[P_ADJ + 6 * src : P_ADJ + 6 * src + 6]:
             if q >= 0:
                 out.add((k, int(q)))

@@ -339,7 +339,7 @@ def run_action(state, params):
     s = state[STRENGTH]
     if a == T.TRAVEL:
         state[TRAVEL_LEFT] = s
-        state[MOVES_LEFT] = T.MAX_TRAVEL_MOVES
+        state[MOVES_LEFT] = T.FREE_TRAVEL_STEPS
         if any_move(state, params, p):
             state[PHASE] = PH_TRAVEL
             return True

@@ -159,7 +159,6 @@ VAULT_POINTS = np.array([1, 1, 2], np.int64)  # [I] "score 1 or 2" (review)
 # ------------------------------------------------------------------ knights
 N_KNIGHTS = 4  # slot 0 starts on the map, 1-2 are the castle knights, 3 the black knight
 KNIGHT_AWAY = -1  # not on the map (on the player board / not owned)
-MAX_TRAVEL_MOVES = 12  # engine cap per Travel action (zero-cost steps could loop) [I]
 
 # ------------------------------------------------------------------ bonus tiles [U]
 # 30 tiles [C], effects [U]: stand-in, each a discount on building one base type in
@@ -196,6 +195,11 @@ INF_TILES = _influence_tiles()  # columns: kind, cost, action type, level
 N_INF_TILES = INF_TILES.shape[0]
 assert N_INF_TILES == 43
 COATS_OF_ARMS = 16  # [R] per player
+# Free Travel steps (out of your own Coat-of-Arms region with no enemy, cost 0 [R]) per
+# Travel action. Paid steps are bounded by the points alone; free steps could loop, so
+# they are bounded by the board: each knight's cheapest route leaves each of your
+# Coat-of-Arms regions at most once, so no reachable placement of the knights is lost.
+FREE_TRAVEL_STEPS = N_KNIGHTS * min(COATS_OF_ARMS, N_REGIONS - 1)
 
 # ------------------------------------------------------------------ majorities
 MAJ_FIRST, MAJ_SECOND = 5, 2  # [C]

@@ -2,7 +2,8 @@
 
 "Moving a knight to an adjacent region costs 1; moving out of a region that holds an
 enemy token costs 2" [C]. "Leaving a region with your Coat-of-Arms marker costs 1 less
-movement point than normal (1 if an Enemy is present, 0 if not)" [R].
+movement point than normal (1 if an Enemy is present, 0 if not)" [R]. Paid steps are
+limited by the points only; free steps by ``tables.FREE_TRAVEL_STEPS``.
 """
 
 from __future__ import annotations
@@ -26,11 +27,18 @@ def leave_cost(state, p, r):
 
 @jit
 def can_move(state, params, p, k, r):
-    """May seat p's knight k step into region r with the travel points left?"""
+    """May seat p's knight k step into region r with the travel points left?
+
+    A paid step needs only the points; a free step (cost 0) needs one of the
+    ``FREE_TRAVEL_STEPS`` left (``MOVES_LEFT``), so that a Travel always ends.
+    """
     src = state[base(p) + PL_KNIGHT + k]
-    if src < 0 or state[MOVES_LEFT] <= 0 or not adjacent(params, src, r):
+    if src < 0 or not adjacent(params, src, r):
         return False
-    return leave_cost(state, p, src) <= state[TRAVEL_LEFT]
+    cost = leave_cost(state, p, src)
+    if cost == 0:
+        return state[MOVES_LEFT] > 0
+    return cost <= state[TRAVEL_LEFT]
 
 
 @jit
@@ -47,8 +55,10 @@ def any_move(state, params, p):
 
 @jit
 def move(state, p, k, r):
-    """Step knight k into region r, paying for leaving its region."""
+    """Step knight k into region r, paying for leaving its region (or a free step)."""
     b = base(p)
-    state[TRAVEL_LEFT] -= leave_cost(state, p, state[b + PL_KNIGHT + k])
-    state[MOVES_LEFT] -= 1
+    cost = leave_cost(state, p, state[b + PL_KNIGHT + k])
+    state[TRAVEL_LEFT] -= cost
+    if cost == 0:
+        state[MOVES_LEFT] -= 1
     state[b + PL_KNIGHT + k] = r
