@@ -207,7 +207,12 @@ region c3 bld=1Ch1
 
 def test_b2_five_tokens_build_a_level_one_keep_in_an_empty_region():
     """B-1 Greg has 5 tokens on his Travel/Build wedge; B-2 he could spend all of them
-    on a level I Keep (cost 5) in this empty region [R Build]."""
+    on a level I Keep (cost 5) in this empty region [R Build]; with 4 he could not
+    ("Keeps: Cost 5 (3 with a Castle)" [R Expansion Building Types])."""
+    game, s = position(B1)
+    play(game, s, "resolve 1", "split 1", "first second")  # Build first, with 4
+    assert L.PHASE_NAMES[s[L.PHASE]] == "build-type"
+    assert "build keep" not in legal(game, s)  # 4 < 5 in the empty region d3
     game, s = position(B1)
     play(game, s, "resolve 1", "split 0")  # 0 to Travel, 5 to Build
     assert "build keep" in legal(game, s)
@@ -241,7 +246,7 @@ def test_chapel_without_a_church_costs_full_price():
 
 B5 = """
 crusaders players=2 expansion=1 seat=0
-seat 0 score=0
+seat 0 score=0 troops=3
   wheel TB:2 TI:2 MC:2 CB:2 IM:2 BI:8
   board mill=4 keep=234
   knights d3 - - -
@@ -258,11 +263,14 @@ def test_b5_level_four_mill_removes_any_building_but_the_level_four_bank():
     options = {a for a in legal(game, s) if a.startswith("mill")}
     assert "mill keep IV" in options and "mill bank IV" not in options
     assert "mill castle IV" in options and "mill keep II" in options
-    play(game, s, "mill keep IV")
-    assert seat(s, 0, L.PL_BOARD + T.KEEP) == 0b0110  # levels II and III stay
     pts = np.zeros(4, np.int64)
     final_points(s, game.params, pts)
-    assert pts[0] >= seat(s, 0, L.PL_TROOPS)  # Keep IV: 1 per face-up troop [R]
+    assert pts[0] == 0  # no level IV building off the board yet, no majority
+    play(game, s, "mill keep IV")
+    assert seat(s, 0, L.PL_BOARD + T.KEEP) == 0b0110  # levels II and III stay
+    final_points(s, game.params, pts)
+    # "The level IV Keep scores 1 point for each Troop you have face-up" [R]: 3 troops
+    assert seat(s, 0, L.PL_TROOPS) == 3 and pts[0] == 3
 
 
 def test_lower_mill_removes_only_up_to_its_level():
