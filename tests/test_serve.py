@@ -51,6 +51,16 @@ def call(url, path, body=None):
         return e.code, json.loads(e.read())
 
 
+def play(url, body):
+    """``call(url, "/api/play", body)``, asked again while agents are still to move (a
+    request lets the agent seats think for a bounded time; the page continues the same way)."""
+    status, v = call(url, "/api/play", body)
+    while status == 200 and v["agents_pending"]:
+        body = {k: x for k, x in body.items() if k not in ("move", "text", "click", "undo")}
+        status, v = call(url, "/api/play", {**body, "actions": v["actions"]})
+    return status, v
+
+
 TINY = {"game": "tiny_tictactoe", "options": {}, "seed": 5, "seats": ["human", "random"]}
 
 
@@ -106,6 +116,9 @@ def test_typed_moves_and_undo(url):
         ({"actions": [99]}, 409, "stale game"),
         ({"game": "chess"}, 400, "unknown game 'chess'"),
         ({"seats": ["human", "nobody"]}, 400, "unknown agent 'nobody'"),
+        ({"seats": ["human", "policy:/etc/passwd"]}, 400, "loads no policy files"),
+        ({"seats": ["human", "mcts:iterations=100000000"]}, 400, "iterations must be"),
+        ({"options": {"max_turns": 100000}}, 400, "max_turns must be in"),
         ({"seats": "human"}, 400, "seats must be a list"),
         ({"options": {"bogus": 1}}, 400, "unknown option"),
         ({"seed": -1}, 400, "seed must be in"),
@@ -155,12 +168,12 @@ def test_watching_a_replay_step_by_step(url, replay_dir):
 def test_deus_lo_vult_plays_through_the_same_api(url):
     body = {"game": "deus_lo_vult", "options": {"rounds": 1, "max_turns": 4}, "seed": 1,
             "seats": ["human", "heuristic"], "actions": []}  # fmt: skip
-    v = call(url, "/api/play", body)[1]
+    v = play(url, body)[1]
     for _ in range(400):
         if v["over"]:
             break
         move = {"actions": v["actions"], "move": v["legal"][0]["id"]}
-        v = call(url, "/api/play", {**body, **move})[1]
+        v = play(url, {**body, **move})[1]
     assert v["over"] and v["returns"] is not None
     assert v["ending"] == "ended at the turn cap"  # 4 turns a seat end no round
 
@@ -206,20 +219,20 @@ def test_serve_command_line_errors_are_one_line(tmp_path, capsys):
 
 @pytest.mark.parametrize("name", available_games())
 def test_every_game_plays_through_the_api(url, name):
-    """A few human moves, then agents only to the end (one request plays them all)."""
+    """A few human moves, then agents only to the end (requests continue them)."""
     opts = dict(get_spec(name).test_configs[0])
     players = opts.pop("players", 2)
     body = {"game": name, "options": opts, "seed": 3, "actions": [],
             "seats": ["human"] + ["random"] * (players - 1)}  # fmt: skip
-    status, v = call(url, "/api/play", body)
+    status, v = play(url, body)
     for _ in range(3):
         assert status == 200, v
         if v["over"]:
             break
         move = {"actions": v["actions"], "move": v["legal"][0]["id"]}
-        status, v = call(url, "/api/play", {**body, **move})
+        status, v = play(url, {**body, **move})
     agents = {**body, "seats": ["random"] * players, "actions": v["actions"]}
-    status, v = call(url, "/api/play", agents)
+    status, v = play(url, agents)
     assert status == 200 and v["over"] and len(v["returns"]) == players
     assert v["board_png"].startswith("data:image/png") and v["legal"] == []
 

@@ -142,7 +142,7 @@ function showPlay(v) {
   else if (v.human_to_move) {
     status.textContent = `Your move (seat ${v.to_move}): click ${v.clickable ? "the board or " : ""}an action, or type it`;
   }
-  else status.textContent = `Seat ${v.to_move} to move`;
+  else status.textContent = `Seat ${v.to_move} to move${v.agents_pending ? " (the agents are playing)" : ""}`;
   if (v.hidden_information) status.textContent += " (hidden information: a played seat sees only its own view; replays and finished games show everything)";
   const legal = $("legal");
   legal.innerHTML = "";
@@ -161,11 +161,19 @@ function showPlay(v) {
   $("status").dataset.step = v.step;
 }
 
+// The server lets agent seats think a bounded time per request; when they have more to
+// play (agents_pending) the page asks again with the actions so far, until a human is to
+// move or the game is over.
+function continueAgents(v) {
+  if (v && v.agents_pending) setTimeout(() => send({}), 20);
+}
+
 async function send(extra) {
   if (!current || busy) return;
   busy = true;
+  let v = null;
   try {
-    const v = await api("/api/play", { ...current, ...extra });
+    v = await api("/api/play", { ...current, ...extra });
     showError("");
     remember({ ...current, actions: v.actions });
     showPlay(v);
@@ -174,13 +182,15 @@ async function send(extra) {
   } finally {
     busy = false;
   }
+  continueAgents(v);
 }
 
 async function startGame(g) {
   if (busy) return;
   busy = true;
+  let v = null;
   try {
-    const v = await api("/api/play", g);
+    v = await api("/api/play", g);
     showError("");
     remember({ ...g, actions: v.actions });
     showPlay(v);
@@ -189,6 +199,7 @@ async function startGame(g) {
   } finally {
     busy = false;
   }
+  continueAgents(v);
 }
 
 // -- watching a replay --------------------------------------------------------------------
