@@ -7,6 +7,7 @@ Each sub-command lives in the module that owns the job and exposes
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 from .errors import USAGE_EXIT_CODE, UserError, extra_for
@@ -32,7 +33,29 @@ def _usage() -> str:
     return "\n".join(lines)
 
 
+SIGPIPE_EXIT_CODE = 141
+"""Exit status when the reader of stdout went away (128 + SIGPIPE, as `yes | head` gives)."""
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``crusadegym <command> ...``; a closed stdout pipe (``crusadegym replay F | head``)
+    ends the command quietly, with no traceback, for every command."""
+    try:
+        try:
+            code = _dispatch(argv)
+        finally:  # also after --help's SystemExit: a pipe closed early fails here, not at exit
+            sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # The usual recipe: whatever is still buffered goes to devnull, so the flush at
+        # interpreter exit cannot raise again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return SIGPIPE_EXIT_CODE
+
+
+def _dispatch(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in {"-h", "--help"}:
         print(_usage())
