@@ -103,13 +103,13 @@ def test_a_checkpoint_without_its_sidecar_says_so(tmp_path, capsys):
 
 
 def test_a_missing_extra_names_the_extra(monkeypatch, capsys):
-    """Without openskill (the arena extra) the arena says what to install, in one line."""
-    for name in [m for m in sys.modules if m == "openskill" or m.startswith("openskill.")]:
-        monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "openskill", None)
-    argv = ["arena", "tiny_tictactoe", "--agents", "random,heuristic", "--games", "1", "--quiet"]
-    line = one_line_error(*run_cli(argv, capsys)[::2], "arena")
-    assert "pip install 'crusadegym[arena]'" in line
+    """Without sb3 (the train extra) training says what to install, in one line. (The
+    arena runs without its extra, openskill: tests/test_install_paths.py.)"""
+    for name in ("torch", "stable_baselines3", "sb3_contrib"):
+        monkeypatch.setitem(sys.modules, name, None)
+    argv = ["train", "tiny_tictactoe", "--timesteps", "10"]
+    line = one_line_error(*run_cli(argv, capsys)[::2], "train")
+    assert "pip install 'crusadegym[train]'" in line
 
 
 def test_the_installed_entry_point_prints_one_line():

@@ -12,7 +12,9 @@
   so results do not depend on worker count or order (time-budgeted MCTS aside).
 * **Results** (:mod:`.stats`): win rate with 95% Wilson interval, mean return
   margin, pairwise scores and OpenSkill Plackett-Luce ratings; ``results.json``
-  plus ``arena_ratings.png`` and ``arena_pairwise.png`` in ``--out``.
+  plus ``arena_ratings.png`` and ``arena_pairwise.png`` in ``--out``. Ratings and plots
+  need the ``arena`` extra (openskill, matplotlib); without it the command prints the
+  rest and one line saying how to add them.
 * **Cap endings** are counted everywhere: a game the config's turn cap stopped is no
   result of the rules, so the table has an "at cap" column, the command prints how
   many games the cap stopped, and ``results.json`` holds ``cap_endings`` in all, per
@@ -234,14 +236,24 @@ def run_arena(
     workers: int = 1,
     progress: bool = True,
     save_replays: str | None = None,
+    ratings: bool | None = True,
 ) -> dict:
     """Run a tournament and return its results (see the module docstring).
 
     Everything but the ``timing`` entry and the per-game ``seconds`` and
     ``think_seconds`` (each seat's thinking time; ``decisions`` counts its moves) is a pure
     function of the arguments (with iteration-budgeted agents).
+
+    ``ratings``: ``True`` needs openskill (the ``arena`` extra) and checks for it before
+    any game is played; ``None`` rates when openskill is installed and otherwise leaves
+    ``result["ratings"]`` ``None`` (win rates and their Wilson intervals stay); ``False``
+    never rates.
     """
     options = dict(options or {})
+    if ratings:  # required: fail before playing, naming the extra that installs openskill
+        import openskill  # noqa: F401
+    elif ratings is None:
+        ratings = openskill_installed()
     make_game_with_players(game_name, players, options)  # fail fast on bad options
     for spec in agents:  # fail fast on bad agent specs
         make_agent(spec)
@@ -278,7 +290,7 @@ def run_arena(
         "natural_lengths": natural_lengths(records),
         "natural_lengths_per_agent": natural_lengths_per_agent(records, agents),
         "summary": agent_summary(records, agents),
-        "ratings": openskill_ratings(records, agents),
+        "ratings": openskill_ratings(records, agents) if ratings else None,
         "pairwise": pairwise_scores(records, agents),
         "records": records,
         "timing": {
@@ -291,19 +303,48 @@ def run_arena(
     }
 
 
+RATINGS_HINT = (
+    "no ratings: openskill is not installed; add them with `pip install 'crusadegym[arena]'`"
+)
+"""The one line the arena prints when it ran without ratings."""
+
+
+def openskill_installed() -> bool:
+    """Whether the ratings can be computed (openskill, of the ``arena`` extra, imports)."""
+    try:
+        import openskill  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def plots_installed() -> bool:
+    """Whether matplotlib (of the ``arena`` extra) imports, for the two plots."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def format_table(result: dict) -> str:
-    """A plain-text summary table: one row per agent, best rating first."""
-    rows = sorted(result["agents"], key=lambda a: -result["ratings"][a]["ordinal"])
+    """A plain-text summary table: one row per agent, best rating first (without
+    ratings: best win rate first, and no mu/sigma columns)."""
+    ratings = result.get("ratings")
+    if ratings:
+        rows = sorted(result["agents"], key=lambda a: -ratings[a]["ordinal"])
+    else:
+        rows = sorted(result["agents"], key=lambda a: -result["summary"][a]["win_rate"])
     width = max(8, *(len(a) for a in rows))
-    lines = [
-        f"{'agent':<{width}}  games  win rate  95% CI          margin    mu     sigma  at cap",
-    ]
+    rated = "    mu     sigma" if ratings else ""
+    lines = [f"{'agent':<{width}}  games  win rate  95% CI          margin{rated}  at cap"]
     for a in rows:
-        s, r = result["summary"][a], result["ratings"][a]
+        s = result["summary"][a]
         lo, hi = s["win_rate_ci95"]
+        mu = f"  {ratings[a]['mu']:>6.2f}  {ratings[a]['sigma']:>5.2f}" if ratings else ""
         lines.append(
             f"{a:<{width}}  {s['games']:>5}  {s['win_rate']:>8.3f}  [{lo:.3f}, {hi:.3f}]  "
-            f"{s['mean_margin']:>+6.3f}  {r['mu']:>6.2f}  {r['sigma']:>5.2f}  {s['cap_endings']:>6}"
+            f"{s['mean_margin']:>+6.3f}{mu}  {s['cap_endings']:>6}"
         )
     return "\n".join(lines)
 
@@ -337,7 +378,8 @@ def write_results(result: dict, out_dir: str, plots: bool = True) -> list[str]:
     if plots:
         from .plots import plot_pairwise, plot_ratings
 
-        paths.append(plot_ratings(result, os.path.join(out_dir, "arena_ratings.png")))
+        if result.get("ratings"):
+            paths.append(plot_ratings(result, os.path.join(out_dir, "arena_ratings.png")))
         paths.append(plot_pairwise(result, os.path.join(out_dir, "arena_pairwise.png")))
     return paths
 
@@ -403,18 +445,25 @@ def main(argv: list[str] | None = None) -> int:
             workers=args.workers,
             progress=not args.quiet,
             save_replays=args.save_replays,
+            ratings=None,  # win rates without openskill; ratings when it is installed
         )
     except (KeyError, ValueError, TypeError) as e:
         print(f"crusadegym arena: {e}", file=sys.stderr)
         return 2
     print(format_table(result))
+    if result["ratings"] is None:
+        print(RATINGS_HINT)
     t = result["timing"]
     n = len(result["records"])
     print(f"{n} games in {t['seconds']:.1f} s, mean {t['mean_steps']:.0f} steps per game")
     print(format_cap_endings(result))
     print(format_move_times(t["seconds_per_move"]))
     if args.out:
-        for path in write_results(result, args.out, plots=not args.no_plots):
+        plots = not args.no_plots and plots_installed()
+        if not args.no_plots and not plots:
+            print("no plots: matplotlib is not installed; add them with "
+                  "`pip install 'crusadegym[arena]'`")  # fmt: skip
+        for path in write_results(result, args.out, plots=plots):
             print(f"wrote {path}")
     return 0
 

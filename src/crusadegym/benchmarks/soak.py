@@ -2,8 +2,9 @@
 
 Two modes run for every (game, config):
 
-* **compiled**: ``n_games`` random games through the batched driver
-  :func:`crusadegym.core.drivers.random_playouts`, chunk by chunk. It detects empty
+* **compiled**: exactly ``n_games`` random games through the batched driver
+  :func:`crusadegym.core.drivers.random_playouts`, chunk by chunk, one game a slot (a
+  finished game is not restarted, so ``--n-games 200`` plays 200). It detects empty
   legal masks inside a running game and games longer than ``max_steps``. A game
   whose spec has a compiled ``invariant_kernel`` (Deus lo Vult) has its invariants
   checked on every state it reaches (:func:`_invariant_playouts`, the same action
@@ -35,6 +36,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 
+import numba
 import numpy as np
 from tqdm import tqdm
 
@@ -173,6 +175,13 @@ def resolve_games(names: list[str] | None) -> list[str]:
 
 
 # -- compiled mode ----------------------------------------------------------------------
+
+
+@numba.njit(cache=False, nogil=True)
+def _keep_finished(state, params, seed):  # pragma: no cover - compiled
+    """The ``init`` the soak's drivers get: a finished game is left as it is, so each slot
+    plays exactly one game (the driver then stops it at the game's empty legal mask)."""
+    return
 
 
 @kjit
@@ -318,11 +327,12 @@ def soak_compiled(
     progress: tqdm | None = None,
     config: str = "default",
 ) -> tuple[CaseResult, list[Failure]]:
-    """Play at least ``n_games`` random games with the batched compiled driver.
+    """Play exactly ``n_games`` random games with the batched compiled driver (fewer only
+    when games fail to finish: those are failures, not counted).
 
-    Each batch has up to ``chunk`` slots; a slot plays ``steps_per_slot`` random
-    steps (at least ``max_steps + 1``, so it finishes at least one game),
-    starting a new game whenever one ends. Unfinished games are not counted.
+    Each batch has up to ``chunk`` slots, one game each, as many as games are still to
+    play; a slot plays at most ``steps_per_slot`` random steps (at least ``max_steps +
+    1``, so its game ends) and stops when its game ends.
     """
     res = CaseResult(game.name, config, "compiled")
     failures: list[Failure] = []
@@ -335,12 +345,12 @@ def soak_compiled(
         states = game.new_states(init_seeds)
         if checker is not None:  # every state checked by the compiled invariants
             out = _invariant_playouts(
-                k.init, k.legal_mask, k.step, k.is_terminal, checker, states, game.params,
+                _keep_finished, k.legal_mask, k.step, k.is_terminal, checker, states, game.params,
                 choice_seeds, n, game.num_actions, game.num_players,
             )  # fmt: skip
             return (states, *out)
         out = random_playouts(
-            k.init,
+            _keep_finished,
             k.legal_mask,
             k.step,
             k.is_terminal,
@@ -356,16 +366,16 @@ def soak_compiled(
 
     if n_games > 0:
         play(np.zeros(1, np.int64), np.zeros(1, np.int64), 1)  # compile outside the timing
-    n_steps = max(game.max_steps + 1, steps_per_slot)  # every slot finishes >= 1 game
-    per_slot = 0.0  # games per slot, measured on a small first batch
+    n_steps = max(game.max_steps + 1, steps_per_slot)  # every slot's game can end
     t0 = time.perf_counter()
     while res.games < n_games:
-        want = (n_games - res.games) / per_slot if per_slot else 16
-        b = int(min(chunk, max(1, np.ceil(want))))
+        b = int(min(chunk, n_games - res.games))  # one game a slot: exactly the count
         init_seeds = rng.integers(0, SEED_LIMIT, b, dtype=np.int64)
         choice_seeds = rng.integers(0, SEED_LIMIT, b, dtype=np.int64)
         states, steps, finished, empty, checks, codes = play(init_seeds, choice_seeds, n_steps)
-        per_slot = max(per_slot, finished.sum() / b, 1.0)
+        finished = np.minimum(finished, 1)
+        # a finished game stops at its empty mask: that is the end, not a failure
+        empty = np.where(finished > 0, 0, empty)
         res.games += int(finished.sum())
         res.steps += int(steps.sum())
         res.invariant_checks += int(checks.sum())
@@ -383,8 +393,10 @@ def soak_compiled(
             for i in rng.choice(b, size=min(b, sample_checks), replace=False):
                 res.invariant_checks += 1
                 if game.check_invariants(states[i]):
+                    # traced for the steps the slot played: to its game's final state
+                    n = int(steps[i])
                     failures.append(
-                        _slot_failure(game, init_seeds[i], choice_seeds[i], n_steps, "invariant")
+                        _slot_failure(game, init_seeds[i], choice_seeds[i], n, "invariant")
                     )
         if progress is not None:
             progress.update(int(finished.sum()))
@@ -621,7 +633,8 @@ def build_parser() -> argparse.ArgumentParser:
         "(preset=kyivan builds a Campaign preset), or 'presets[:OPTIONS]' (every Campaign "
         "preset)",
     )
-    p.add_argument("--n-games", type=int, default=10_000, help="compiled games per config")
+    p.add_argument("--n-games", type=int, default=10_000,
+                   help="compiled games per config (exactly: one game a batch slot)")  # fmt: skip
     p.add_argument("--checked-games", type=int, default=100, help="checked games per config")
     p.add_argument(
         "--differential",
@@ -636,7 +649,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--steps-per-slot",
         type=int,
         default=256,
-        help="random steps per slot and batch (at least max_steps + 1)",
+        help="most random steps a slot plays its one game for (at least max_steps + 1)",
     )
     p.add_argument(
         "--sample-checks",
