@@ -145,6 +145,27 @@ def test_play_deus_lo_vult_to_the_end_reload_and_bad_input(page, url, tmp_path):
     assert shot.stat().st_size > 10_000
 
 
+def test_agents_only_game_continues_over_requests(page, url, monkeypatch):
+    """Agent seats think a bounded time a request; the page asks again until the end."""
+    from crusadegym.ui import serve
+
+    monkeypatch.setattr(serve, "AGENT_SECONDS", 0.02)
+    requests, play = [], serve.play
+
+    def counted(body, agents):
+        requests.append(1)
+        return play(body, agents)
+
+    monkeypatch.setattr(serve, "play", counted)
+    _new_game(page, url[0], "deus", "max_turns=40", seats=("random", "random"))
+    page.wait_for_function(
+        "document.getElementById('status').textContent.includes('Game over')",
+        timeout=TIMEOUT_MS,
+    )
+    assert page.locator("#history li").count() == _step(page) > 0
+    assert not page.locator("#error").is_visible() and len(requests) >= 2
+
+
 def test_stale_and_malformed_links_show_errors(page, url):
     page.goto(url[0] + "#mode=play&game=tiny_tictactoe&seed=0&seats=human,random&actions=99")
     page.wait_for_selector("#error:not([hidden])")
