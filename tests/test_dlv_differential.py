@@ -69,6 +69,8 @@ def test_whole_games_match_the_reference(options):
         {},
         {"saracen_placement": "tactical", "deployment": "campaign", "secure_coins": "all"},
         {"deployment": "saracenic", "stampede": "chivalrous", "saracen_cap": 13},
+        {"saracen_replenish": "fill"},
+        {"saracen_placement": "tactical", "deployment": "campaign", "saracen_replenish": "fill"},
     ],
     ids=lambda o: _name(o) or "default",
 )

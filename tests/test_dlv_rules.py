@@ -18,6 +18,7 @@ from crusadegym.core import IllegalActionError, make_game
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.actions import parse_cell
+from crusadegym.core.deus_lo_vult.config import P_CAMP_OWNER
 
 # a quarter far away keeps the round from ending when a test secures a coin
 SPARE = {"l6": "Q4*3"}
@@ -76,7 +77,7 @@ def test_pre_deployment_styles(deployment, expect):
             assert sum(T.KIND_COST[T.TOKEN_KIND[t]] for t in toks) == 5
         else:
             assert len(toks) == 3
-        assert all(g.params[16 + s[L.TOK_LOC + t]] == p for t in toks)  # inside own camp
+        assert all(g.params[P_CAMP_OWNER + s[L.TOK_LOC + t]] == p for t in toks)  # own camp
     assert s[L.PHASE] == L.PH_ARMY and g.current_player(s) == 0
 
 
@@ -431,7 +432,8 @@ def test_securing_the_last_coin_ends_the_round():
     assert s[L.ROUND] == 1 and s[L.SCORE] == 1
     assert purgatory(s) == ["pilgrim"]  # units in Purgatory stay there
     assert all(s[L.BOARD + c] >= T.QUARTER_TOKEN0 for c in T.QUARTER_SLOTS)  # 4 new quarters
-    assert all(s[L.BOARD + c] >= T.SARACEN_TOKEN0 for c in T.SARACEN_CELLS)  # camps refilled
+    # the Saracen survivor back in the first camp; no Saracen in Purgatory: none added
+    assert green_saracens(s) == 1
     assert not any(
         T.TOKEN_OWNER[t] < 4 for t in s[L.BOARD : L.BOARD + 144] if t >= 0
     )  # back to reserve
@@ -562,6 +564,11 @@ def test_a_refugee_moved_by_a_saracen_band_into_a_t_is_trampled():
 LAST_COIN = {"b3": "0F*1", "e5": "R0", "h8": "sg'"}
 
 
+def green_saracens(s) -> int:
+    """Saracens standing on the green camp cells."""
+    return sum(1 for c in T.SARACEN_CELLS if T.SARACEN_TOKEN0 <= s[L.BOARD + c] < T.QUARTER_TOKEN0)
+
+
 def test_saracens_on_the_field_return_to_camps_with_their_wounds():
     g, s = position(LAST_COIN, "seat=0 ap=7 phase=army purgatory=sf", rounds=3)
     survivor, dead = token(s, "h8"), int(s[L.PURG])
@@ -570,19 +577,54 @@ def test_saracens_on_the_field_return_to_camps_with_their_wounds():
     assert loc(s, survivor) == int(T.SARACEN_CELLS[0])  # back in a camp, centre first
     assert s[L.TOK_SIDE + survivor] == 1  # still wounded: only the camps heal, for an AP
     assert loc(s, dead) == L.LOC_PURGATORY
-    assert all(s[L.BOARD + c] >= T.SARACEN_TOKEN0 for c in T.SARACEN_CELLS)
+    assert green_saracens(s) == 2  # the survivor + one for the Saracen in Purgatory
 
 
-def test_tactical_placement_is_used_every_round():
-    g, s = position(LAST_COIN, rounds=3, saracen_placement="tactical", deployment="campaign")
+# 5 Saracens on the field, 2 in Purgatory when the last coin is secured
+FIVE_SURVIVORS = {**LAST_COIN, "j8": "sf", "h10": "sa", "k4": "sf", "d10": "sg"}
+
+
+@pytest.mark.parametrize(("replenish", "expected"), [("purgatory", 5 + 2), ("fill", 12)])
+def test_saracen_camps_are_replenished_for_those_still_in_purgatory(replenish, expected):
+    """[R "End of the Round"] "Saracen camps are replenished to make up for those still in
+    purgatory. Saracens units still on the field are returned to camps": 5 survivors and
+    2 dead Saracens make 7 Saracens; option ``saracen_replenish="fill"`` refills all 12."""
+    header = "seat=0 ap=7 phase=army purgatory=sf,sg"
+    g, s = position(FIVE_SURVIVORS, header, rounds=3, saracen_replenish=replenish)
     play(g, s, "cell b3", "give N")
-    assert s[L.PHASE] == L.PH_PICK and g.current_player(s) == 1  # the next seat picks first
-    assert s[L.SETUP_K] == 1  # the survivor holds the first camp; picks fill the rest
-    picks = 0
+    assert s[L.ROUND] == 1 and purgatory(s) == ["saracen_footman", "ghazi"]
+    on_board = [t for t in s[L.BOARD : L.BOARD + T.N_CELLS] if t >= 0]
+    assert sum(T.SARACEN_TOKEN0 <= t < T.QUARTER_TOKEN0 for t in on_board) == expected
+    assert green_saracens(s) == expected  # all of them in the camps, centre first
+    assert all(s[L.BOARD + c] >= 0 for c in T.SARACEN_CELLS[:expected])
+
+
+@pytest.mark.parametrize(
+    ("replenish", "purg", "picks"),
+    [("fill", "", T.N_SARACEN_CELLS - 1), ("purgatory", "sf,sg", 2), ("purgatory", "", 0)],
+)
+def test_tactical_placement_is_used_every_round(replenish, purg, picks):
+    """Tactical placement replenishes the camps every round [R home rule "Placing"]: one
+    pick per Saracen in Purgatory (or every empty camp with ``saracen_replenish="fill"``)."""
+    header = f"seat=0 ap=7 phase=army purgatory={purg}"
+    g, s = position(
+        LAST_COIN,
+        header if purg else "seat=0 ap=7 phase=army",
+        rounds=3,
+        saracen_placement="tactical",
+        deployment="campaign",
+        saracen_replenish=replenish,
+    )
+    play(g, s, "cell b3", "give N")
+    n = 0
+    if picks:
+        assert s[L.PHASE] == L.PH_PICK and g.current_player(s) == 1  # the next seat first
+        assert s[L.SETUP_K] == 1  # the survivor holds the first camp; picks fill the rest
     while s[L.PHASE] == L.PH_PICK:
         play(g, s, sorted(legal(g, s))[0])
-        picks += 1
-    assert picks == T.N_SARACEN_CELLS - 1 and s[L.PHASE] == L.PH_ARMY
+        n += 1
+    assert n == picks and s[L.PHASE] == L.PH_ARMY
+    assert green_saracens(s) == 1 + picks
 
 
 # 5. Saracens and towers attack the opponents' Crusaders (option: any Crusader)

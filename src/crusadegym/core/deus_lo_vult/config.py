@@ -27,6 +27,8 @@ WEAKEN_COSTS = (
     "action_point",
 )  # [R] "won't cost an Action Point" / "at an action point cost"
 SECURE_COINS = ("one", "all")  # [R "Move Coin" costs 1] / "moving the coins into it"
+SARACEN_REPLENISH = ("purgatory", "fill")  # [R "End of the Round"] "to make up for those
+# still in purgatory" / the older reading: every empty green camp refilled
 
 # Compiled option values: the kernels compare params against these names, never bare ints.
 DEPLOY_SARACENIC = DEPLOYMENTS.index("saracenic")
@@ -44,6 +46,8 @@ TARGETS_RIVALS = SARACEN_TARGETS.index("rivals")
 TARGETS_ANY = SARACEN_TARGETS.index("any")
 WEAKEN_FREE = WEAKEN_COSTS.index("free")
 WEAKEN_PAID = WEAKEN_COSTS.index("action_point")
+REPLENISH_PURGATORY = SARACEN_REPLENISH.index("purgatory")
+REPLENISH_FILL = SARACEN_REPLENISH.index("fill")
 SECURE_ONE = SECURE_COINS.index("one")
 SECURE_ALL = SECURE_COINS.index("all")
 OFF, ON = 0, 1  # boolean options (robbing, double_arrow_adjacent)
@@ -60,7 +64,8 @@ P_MAX_TURNS, P_ROUNDS, P_SARACEN_TARGETS, P_WEAKEN_COST, P_SARACEN_CAP, P_SECURE
     14,
     15,
 )
-P_CAMP_OWNER = 16  # [144] seat whose camp (ring or centre) holds the cell, else -1
+P_REPLENISH = 16  # saracen_replenish
+P_CAMP_OWNER = 17  # [144] seat whose camp (ring or centre) holds the cell, else -1
 P_CAMP_CENTRE = P_CAMP_OWNER + T.N_CELLS  # [4] cell of each seat's camp centre, -1 unused
 P_SEAT_FACING = P_CAMP_CENTRE + 4  # [4] facing of each seat's tokens
 P_SEAT_CORNER = P_SEAT_FACING + 4  # [4] which board corner each seat uses
@@ -90,6 +95,9 @@ class DuelConfig:
     "Carrying and Stealing Coins"]. saracen_cap: 0 = "no preset limit" [R]; n = the
     home rule "12 Saracens top" with any n. secure_coins: a GIVE into the camp centre
     secures "one" coin (one Move Coin) or "all" the coins the unit carries.
+    saracen_replenish: between rounds the Saracen camps get one new Saracen per Saracen
+    "still in purgatory" [R "End of the Round"] ("purgatory"), or every empty green camp
+    is refilled ("fill", the engine's reading before issue #38).
     """
 
     players: int = 2
@@ -109,6 +117,7 @@ class DuelConfig:
     weaken_cost: str = "free"
     saracen_cap: int = 0
     secure_coins: str = "one"
+    saracen_replenish: str = "purgatory"
 
     def __post_init__(self) -> None:
         def choice(name: str, allowed: tuple) -> None:
@@ -134,6 +143,7 @@ class DuelConfig:
         choice("saracen_targets", SARACEN_TARGETS)
         choice("weaken_cost", WEAKEN_COSTS)
         choice("secure_coins", SECURE_COINS)
+        choice("saracen_replenish", SARACEN_REPLENISH)
         cap = self.saracen_cap
         if (
             isinstance(cap, bool)
@@ -169,6 +179,7 @@ def make_params(cfg: DuelConfig) -> np.ndarray:
     p[P_WEAKEN_COST] = WEAKEN_COSTS.index(cfg.weaken_cost)
     p[P_SARACEN_CAP] = cfg.saracen_cap
     p[P_SECURE] = SECURE_COINS.index(cfg.secure_coins)
+    p[P_REPLENISH] = SARACEN_REPLENISH.index(cfg.saracen_replenish)
     p[P_CAMP_OWNER : P_CAMP_OWNER + T.N_CELLS] = -1
     p[P_CAMP_CENTRE : P_CAMP_CENTRE + 4] = -1
     p[P_SEAT_CORNER : P_SEAT_CORNER + 4] = -1

@@ -12,9 +12,10 @@ Amenities) and stay off the board (``LOC_OFF``) in every Duel. A Campaign state 
 after ``STATE_SIZE`` with its own block (``campaign/layout.py``).
 
 Scalars: seat to move, action points left, phase, selected cell (-1 none), round,
-turn, step, round coins still unsecured, last plunderer, setup cursor, setup quota,
-game over, truncated, next quarter in QORDER, seat that opens the round, seats done
-with setup deployment.
+turn, step, round coins still unsecured, last plunderer, setup cursor, setup quota
+(during a tactical Saracen placement: the Saracens still to pick), game over,
+truncated, next quarter in QORDER, seat that opens the round, seats done with setup
+deployment.
 
 Tokens (see ``tables.TOKEN_KIND``/``TOKEN_OWNER``): LOC is a cell, or one of
 ``LOC_RESERVE`` (army reserve / Saracen bag), ``LOC_PURGATORY``, ``LOC_OFF``

@@ -34,6 +34,7 @@ from .config import (
     P_PRE_POINTS,
     P_PRE_UNITS,
     P_QUARTER_FACING,
+    P_REPLENISH,
     P_ROBBING,
     P_ROUNDS,
     P_SARACEN_CAP,
@@ -44,6 +45,7 @@ from .config import (
     P_TIE,
     P_WEAKEN_COST,
     SARACEN_PLACEMENTS,
+    SARACEN_REPLENISH,
     SARACEN_TARGETS,
     SECURE_COINS,
     STAMPEDES,
@@ -200,6 +202,7 @@ class Reference:
         self.weaken_paid = WEAKEN_COSTS[p[P_WEAKEN_COST]] == "action_point"
         self.cap = p[P_SARACEN_CAP]
         self.secure_all = SECURE_COINS[p[P_SECURE]] == "all"
+        self.refill_all = SARACEN_REPLENISH[p[P_REPLENISH]] == "fill"
         self.camp = [p[P_CAMP_OWNER + c] for c in range(T.N_CELLS)]
         self.centre = [p[P_CAMP_CENTRE + s] for s in range(self.players)]
         self.facing = [p[P_SEAT_FACING + s] for s in range(self.players)]
@@ -489,7 +492,7 @@ class Reference:
         R.shuffle(rng, 0, order, T.N_QUARTERS)
         g = Duel(rng=[int(x) for x in rng], qorder=[int(q) for q in order], tokens=tokens)
         self.deal_quarters(g)
-        self.place_saracens(g)
+        self.place_saracens(g, T.N_SARACEN_CELLS)  # setup: every green cell
         return g
 
     def put(self, g: Duel, t: int, c: int, face: int) -> None:
@@ -509,11 +512,13 @@ class Reference:
     def empty_green(self, g: Duel) -> list[int]:
         return [k for k, c in enumerate(GREEN) if c not in g.board]
 
-    def place_saracens(self, g: Duel) -> None:
-        free = self.empty_green(g)
+    def place_saracens(self, g: Duel, quota: int) -> None:
+        """Up to ``quota`` Saracens on the empty green cells, centre first [R]."""
+        free = self.empty_green(g)[:quota]
         if self.tactical:
             if free and self.bag(g):
                 g.phase, g.setup_k, g.selected, g.seat = PICK, free[0], -1, g.round_start
+                g.quota = quota
                 return
         else:
             bag = np.array(self.bag(g), np.int64)
@@ -601,7 +606,8 @@ class Reference:
             self.put(g, t, GREEN[g.setup_k], MOON[GREEN[g.setup_k]])
             free = [k for k in self.empty_green(g) if k > g.setup_k]
             g.setup_k = free[0] if free else T.N_SARACEN_CELLS
-            if not free or not self.bag(g):
+            g.quota -= 1
+            if not free or not self.bag(g) or g.quota <= 0:
                 self.start_round_play(g)
             else:
                 g.seat = (g.seat + 1) % self.players
@@ -758,6 +764,9 @@ class Reference:
         if g.round >= self.rounds:
             self.finish(g, truncated=False)
             return
+        # "Saracen camps are replenished to make up for those still in purgatory"
+        dead = sum(1 for t, tok in enumerate(g.tokens) if is_saracen(t) and tok.loc == PURGATORY)
+        replenish = T.N_SARACEN_CELLS if self.refill_all else dead
         survivors = sorted(t for t in g.board.values() if is_saracen(t))
         for t in g.board.values():
             tok = g.tokens[t]
@@ -781,7 +790,7 @@ class Reference:
             self.finish(g, truncated=True)
             return
         g.round_start = (g.seat + 1) % self.players
-        self.place_saracens(g)
+        self.place_saracens(g, replenish)
 
     def finish(self, g: Duel, truncated: bool) -> None:
         g.over, g.truncated, g.phase, g.selected = True, truncated, OVER, -1

@@ -105,9 +105,9 @@ def next_free_green(state, k):
 
 
 @jit
-def fill_green_blind(state):
+def fill_green_blind(state, quota):
     """Blind placement: the empty green cells, centre first, get Saracens drawn at
-    random from the bag [R "Placing ... randomly from the bag"]."""
+    random from the bag [R "Placing ... randomly from the bag"], at most ``quota``."""
     bag = stack_row(N_SARACENS, np.int64)
     n = 0
     for t in range(SARACEN_TOKEN0, QUARTER_TOKEN0):
@@ -117,7 +117,7 @@ def fill_green_blind(state):
     R.shuffle(state, RNG, bag, n)
     i = 0
     k = next_free_green(state, 0)
-    while k < N_SARACEN_CELLS and i < n:
+    while k < N_SARACEN_CELLS and i < n and i < quota:
         place_token(state, bag[i], SARACEN_CELLS[k], SARACEN_DIRS[k])
         i += 1
         k = next_free_green(state, k + 1)
@@ -170,18 +170,21 @@ def start_round_play(state, params):
 
 
 @jit
-def place_saracens(state, params):
-    """Fill the empty green cells with the chosen placement mode, every round [R]."""
+def place_saracens(state, params, quota):
+    """Put up to ``quota`` Saracens on the empty green cells (centre first) with the
+    chosen placement mode [R]: all of them at setup, the replenishment between rounds.
+    A tactical placement keeps the Saracens still to place in ``QUOTA``."""
     if params[P_SARACEN_PLACE] == PLACE_TACTICAL:
         k = next_free_green(state, 0)
-        if k < N_SARACEN_CELLS and bag_count(state) > 0:
+        if quota > 0 and k < N_SARACEN_CELLS and bag_count(state) > 0:
             state[PHASE] = PH_PICK
             state[SETUP_K] = k
             state[SEL] = -1
             state[CUR] = state[ROUND_START]
+            state[QUOTA] = quota
             return
     else:
-        fill_green_blind(state)
+        fill_green_blind(state, quota)
     start_round_play(state, params)
 
 
@@ -193,7 +196,8 @@ def do_pick(state, params, kind):
     place_token(state, t, SARACEN_CELLS[k], SARACEN_DIRS[k])
     k = next_free_green(state, k + 1)
     state[SETUP_K] = k
-    if k >= N_SARACEN_CELLS or bag_count(state) == 0:
+    state[QUOTA] -= 1
+    if k >= N_SARACEN_CELLS or bag_count(state) == 0 or state[QUOTA] <= 0:
         start_round_play(state, params)
     else:
         state[CUR] = (state[CUR] + 1) % params[P_PLAYERS]
@@ -220,7 +224,7 @@ def init(state, params, seed):
     state[LAST_PLUNDER] = -1
     state[SEL] = -1
     deal_quarters(state, params)
-    place_saracens(state, params)
+    place_saracens(state, params, N_SARACEN_CELLS)  # setup: every green cell [R]
 
 
 @jit

@@ -37,11 +37,13 @@ from .config import (
     P_DEPLOY,
     P_MAX_TURNS,
     P_PLAYERS,
+    P_REPLENISH,
     P_ROUNDS,
     P_SARACEN_PLACE,
     P_SEAT_FACING,
     P_WEAKEN_COST,
     PLACE_TACTICAL,
+    REPLENISH_PURGATORY,
     WEAKEN_PAID,
 )
 from .layout import (
@@ -50,6 +52,7 @@ from .layout import (
     CUR,
     GROUND,
     LOC_OFF,
+    LOC_PURGATORY,
     LOC_RESERVE,
     OVER,
     PH_ARMY,
@@ -132,14 +135,22 @@ def round_transition(state, params):
 
     Purgatory stays; Refugees are discarded; Saracens still on the field return to
     the green camps (in token order, centre first, wounds kept; any beyond 12 go to
-    the bag); the camps left empty are replenished with the placement mode; 4 new
-    City Quarters; Crusaders back to reserve; the next seat opens the round.
+    the bag); the camps are replenished with the placement mode "to make up for those
+    still in purgatory": one new Saracen per Saracen in Purgatory (option
+    ``saracen_replenish="fill"``: every empty camp); 4 new City Quarters; Crusaders
+    back to reserve; the next seat opens the round.
     """
     state[ROUND] += 1
     state[TURN] += 1
     if state[ROUND] >= params[P_ROUNDS]:
         finish(state, False)
         return
+    replenish = T.N_SARACEN_CELLS
+    if params[P_REPLENISH] == REPLENISH_PURGATORY:
+        replenish = 0
+        for t in range(SARACEN_TOKEN0, QUARTER_TOKEN0):
+            if state[TOK_LOC + t] == LOC_PURGATORY:
+                replenish += 1
     survivors = stack_row(N_SARACENS, np.int64)
     n = 0
     for t in range(N_TOKENS):
@@ -175,7 +186,7 @@ def round_transition(state, params):
         finish(state, True)
         return
     state[ROUND_START] = (state[CUR] + 1) % params[P_PLAYERS]
-    place_saracens(state, params)
+    place_saracens(state, params, replenish)
 
 
 @jit
