@@ -134,7 +134,7 @@ def test_agents_only_mode_keeps_the_old_behaviour(capsys):
         (["tiny_tictactoe", "--vs", "nobody"], "unknown agent 'nobody'"),
         (["tiny_tictactoe", "--seat", "5"], "--seat must be in 0..1"),
         (["tiny_tictactoe", "--games", "0"], "--games must be >= 1"),
-        (["tiny_tictactoe", "--vs", "pretrained"], "plays deus_lo_vult, not tiny_tictactoe"),
+        (["tiny_tictactoe", "--vs", "pretrained"], "no pretrained agent is shipped"),
     ],
 )
 def test_bad_command_lines_are_one_line_errors(argv, fragment, capsys):

@@ -20,6 +20,7 @@ COMMANDS = {
     "arena": ("crusadegym.agents.arena", "round-robin/gauntlet between agents, with ratings"),
     "train": ("crusadegym.training.selfplay", "self-play training with MaskablePPO"),
     "fastppo": ("crusadegym.training.fastppo", "fast masked PPO over the batched engine"),
+    "expert": ("crusadegym.training.expert.recipe", "expert iteration guided by Gumbel search"),
     "ladder": ("crusadegym.agents.ladder", "strength ladder of every game into docs/arena.md"),
     "bench": ("crusadegym.benchmarks.throughput", "step-throughput benchmark beside the peers"),
     "soak": ("crusadegym.benchmarks.soak", "fuzz many random games with invariants checked"),

@@ -11,8 +11,8 @@ OpenSkill Plackett-Luce ratings, Wilson intervals) between
 * ``mcts`` at each budget of ``--budgets`` (iterations per decision, or ``default``: the
   plain ``mcts`` spec at the game's own budget; the game's tuned MCTS options otherwise,
   see ``Heuristic.mcts_defaults``);
-* the game's shipped learned agent, if any (:data:`SHIPPED`; ``--no-shipped`` leaves it
-  out), and every learned agent given as ``--learned GAME=SPEC`` (e.g.
+* the game's shipped learned agent, if any (:func:`.pretrained.shipped_games`;
+  ``--no-shipped`` leaves it out), and every learned agent given as ``--learned GAME=SPEC`` (e.g.
   ``deus_lo_vult=policy:runs/fast/final.zip``).
 
 It writes each game's ``results.json`` (and the arena's plots) under ``--out``, and
@@ -37,6 +37,7 @@ from crusadegym.cli_help import command_parser
 
 from .arena import format_lengths, pin_torch_threads, run_arena, write_results
 from .options import parse_options
+from .pretrained import shipped_games
 from .stats import wilson_interval
 
 LADDER_GAMES = ("deus_lo_vult", "deus_lo_vult_campaign", "deus", "crusaders")
@@ -51,8 +52,6 @@ DEFAULT_BUDGET = "default"
 DEFAULT_BUDGETS = (DEFAULT_BUDGET,)
 """MCTS budgets on the ladder: each game's own default (issue #36 measures search there)."""
 
-SHIPPED: dict[str, str] = {"deus_lo_vult": "pretrained"}
-"""The learned agent shipped in the package, per game (``agents/pretrained``)."""
 
 BEGIN = "<!-- ladder:begin (written by crusadegym ladder; edits here are overwritten) -->"
 END = "<!-- ladder:end -->"
@@ -82,8 +81,8 @@ def ladder_agents(
 ) -> list:
     """The agent specs of ``game``'s ladder, weakest kinds first."""
     agents = ["random", "heuristic", *(mcts_spec(b) for b in budgets)]
-    if shipped and game in SHIPPED:
-        agents.append(SHIPPED[game])
+    if shipped and game in shipped_games():
+        agents.append("pretrained")
     return agents + [spec for spec in learned if spec not in agents]
 
 

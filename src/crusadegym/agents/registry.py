@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Agent
+from .expert import ExpertAgent
 from .heuristics import HeuristicAgent
 from .human import HumanAgent
 from .mcts import MCTSAgent
@@ -50,6 +51,8 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
         agent = load_policy_agent(spec.removeprefix("policy:"), seed=seed)
     elif spec.startswith("puct:"):
         agent = _puct_agent(spec, seed)
+    elif spec.startswith("expert:"):
+        agent = _expert_agent(spec, seed)
     else:
         name, options = parse_agent_spec(spec)
         if name not in AGENT_TYPES:
@@ -63,6 +66,18 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
             raise ValueError(f"bad options for agent {name!r}: {e}") from e
     agent.name = spec
     return agent
+
+
+def _expert_agent(spec: str, seed: int) -> Agent:
+    """``expert:PATH[:simulations=N]``: a network of ``crusadegym expert`` (numpy only)."""
+    path, *parts = spec.removeprefix("expert:").split(":")
+    if not path:
+        raise ValueError(f"bad agent spec {spec!r}; expected expert:PATH.npz[:simulations=N]")
+    _, options = parse_agent_spec("expert:" + ":".join(parts)) if parts else ("expert", {})
+    try:
+        return ExpertAgent(path, seed=seed, **options)
+    except TypeError as e:
+        raise ValueError(f"bad options for agent 'expert': {e}") from e
 
 
 def _puct_agent(spec: str, seed: int) -> Agent:

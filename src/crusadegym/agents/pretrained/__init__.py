@@ -19,7 +19,9 @@ fitted for that value by ``python -m crusadegym.training.selectfit``:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from crusadegym.agents.base import Agent
 from crusadegym.errors import UserError
 
 PRETRAINED_DIR = Path(__file__).resolve().parent
@@ -35,36 +37,84 @@ def pretrained_path(game: str = "deus_lo_vult") -> Path:
     """The shipped checkpoint of ``game``; a one-line :class:`UserError` if there is none."""
     path = CHECKPOINTS.get(game)
     if path is None or not path.is_file():
-        shipped = sorted(g for g, p in CHECKPOINTS.items() if p.is_file())
         raise UserError(
-            f"no pretrained policy is shipped for {game!r} (shipped: {shipped or 'none'}); "
+            f"no pretrained policy is shipped for {game!r} (shipped: "
+            f"{', '.join(shipped_games()) or 'none'}); "
             "train one with `crusadegym train` and use policy:PATH.zip"
         )
     return path
 
 
-def PretrainedAgent(seed: int = 0, game: str = "deus_lo_vult", deterministic: bool = True):  # noqa: N802 - an agent factory named like the agent classes
-    """The shipped policy of ``game`` as an agent (a ``PolicyAgent``)."""
-    from crusadegym.agents.neural import load_policy_agent
+def expert_network_path(game: str) -> Path | None:
+    """The shipped expert-iteration network of ``game`` (``GAME_expert.npz``), if any."""
+    path = PRETRAINED_DIR / f"{game}_expert.npz"
+    return path if path.is_file() else None
 
-    agent = load_policy_agent(pretrained_path(game), seed=seed, deterministic=deterministic)
-    agent.name = "pretrained"
-    return agent
+
+def shipped_games() -> list[str]:
+    """The games a ``pretrained`` agent is shipped for (a network or a checkpoint)."""
+    games = {p.name.removesuffix("_expert.npz") for p in PRETRAINED_DIR.glob("*_expert.npz")}
+    games |= {g for g, p in CHECKPOINTS.items() if p.is_file()}
+    return sorted(games)
+
+
+class _ShippedAgent(Agent):
+    """The shipped agent of whichever game it is asked to play: the game's expert
+    network (:class:`~crusadegym.agents.expert.ExpertAgent`, numpy only) when one is
+    shipped, else its MaskablePPO checkpoint (needs the ``train`` extra)."""
+
+    name = "pretrained"
+
+    def __init__(self, seed: int = 0, game: str | None = None, deterministic: bool = True,
+                 simulations: int = 0) -> None:  # fmt: skip
+        super().__init__(seed)
+        self.deterministic = deterministic
+        self.simulations = int(simulations)
+        self._players: dict[str, Agent] = {}
+        if game is not None:
+            self.player_for(game)
+
+    def player_for(self, game: str) -> Agent:
+        """The shipped player of ``game`` (loaded once); a one-line error if none."""
+        if game not in self._players:
+            network = expert_network_path(game)
+            if network is not None:
+                from crusadegym.agents.expert import ExpertAgent
+
+                player: Agent = ExpertAgent(network, seed=self.seed, simulations=self.simulations)
+            else:
+                from crusadegym.agents.neural import load_policy_agent
+
+                player = load_policy_agent(pretrained_path(game), seed=self.seed,
+                                           deterministic=self.deterministic)  # fmt: skip
+            self._players[game] = player
+        return self._players[game]
+
+    def act_state(self, game: Any, state: Any) -> int:
+        from crusadegym.agents.base import select_action
+
+        return select_action(self.player_for(game.name), game, state)
+
+
+def PretrainedAgent(seed: int = 0, game: str | None = None, deterministic: bool = True,  # noqa: N802 - an agent factory named like the agent classes
+                    simulations: int = 0) -> Agent:  # fmt: skip
+    """The shipped agent (of ``game``, or of whichever game it plays)."""
+    return _ShippedAgent(seed=seed, game=game, deterministic=deterministic,
+                         simulations=simulations)  # fmt: skip
 
 
 def check_pretrained_specs(specs: list[str], game: str) -> None:
-    """Refuse ``pretrained`` seats in a game no policy is shipped for (one line, not a crash)."""
+    """Refuse ``pretrained`` seats in a game nothing is shipped for (one line, not a crash)."""
     for spec in specs:
         name, _, rest = spec.partition(":")
-        if name == "pretrained":
-            trained_for = "deus_lo_vult"
-            for part in rest.split(":"):
-                key, _, value = part.partition("=")
-                if key == "game":
-                    trained_for = value
-            if trained_for != game:
-                raise UserError(
-                    f"the pretrained policy plays {trained_for}, not {game}; "
-                    "choose another agent, e.g. heuristic"
-                )
-            pretrained_path(game)
+        if name != "pretrained":
+            continue
+        for part in rest.split(":"):
+            key, _, value = part.partition("=")
+            if key == "game" and value != game:
+                raise UserError(f"pretrained:game={value} plays {value}, not {game}")
+        if game not in shipped_games():
+            raise UserError(
+                f"no pretrained agent is shipped for {game!r} (shipped: "
+                f"{', '.join(shipped_games()) or 'none'}); choose another agent, e.g. heuristic"
+            )

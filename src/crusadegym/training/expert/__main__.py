@@ -1,0 +1,7 @@
+"""``python -m crusadegym.training.expert`` = ``crusadegym expert``."""
+
+import sys
+
+from .recipe import main
+
+sys.exit(main())
