@@ -14,7 +14,8 @@ def declare(default: Any, help: str, **extra: Any) -> Any:  # noqa: A002 - argpa
 
 @dataclass
 class ExpertOptions:
-    """One run of ``crusadegym expert GAME`` (the same defaults for every game)."""
+    """Expert iteration: self-play guided by the compiled Gumbel search, for any game
+    (the same defaults for every game)."""
 
     game: str = declare(
         MISSING,
