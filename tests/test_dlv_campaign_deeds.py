@@ -218,6 +218,22 @@ def test_swap_deed_costs_the_price_in_secured_coins():
     assert "swap deed" not in legal(g, s)
 
 
+def test_a_deed_may_be_dropped_in_the_saracen_phase_of_ones_turn():
+    """[R "Quest Overall Rules"] "Anytime during the game but on his/her turn, the Player
+    can drop the Quest": after the seat has spent Action Points on the Saracens too."""
+    line = deed_line([0, 0], coin_balance=-2)
+    g, s = position(
+        {"e6": "0K", "h8": "sf"},
+        header="seat=0 ap=5 phase=saracen score=2,0",
+        campaign=line,
+        **DEEDS,
+    )
+    assert "swap deed" in legal(g, s)
+    play(g, s, "swap deed")
+    assert s[L.SCORE] == 1 and s[L.AP] == 5 and s[L.PHASE] == L.PH_SARACEN
+    assert g.current_player(s) == 0 and not g.check_invariants(s)
+
+
 def test_discard_failed_deed_draws_a_fresh_one():
     g, s = position({"e6": "0K"}, campaign=deed_line([3, 0], deed_public="1,0,0,0"), **DEEDS)
     assert "discard failed deed" in legal(g, s)

@@ -56,7 +56,7 @@ from .. import tables as T
 from ..carry import free_capacity
 from ..coins import plunder
 from ..config import P_PLAYERS
-from ..layout import AP, CUR, PH_ARMY, PHASE, RNG, SCORE, TOK_COINS
+from ..layout import AP, CUR, PH_ARMY, PH_SARACEN, PHASE, RNG, SCORE, TOK_COINS
 from ..pieces import TOKEN_KIND, TOKEN_OWNER, is_crusader, is_quarter
 from . import battle as B
 from .config import P_COMMON_DEED, P_DEED_SWAP_PRICE, P_DEEDS, P_DEEDS_VISIBLE
@@ -377,8 +377,10 @@ def end_turn(state, params, p):
 # ------------------------------------------------------------------ actions
 @jit
 def turn_options(state, params, out):
-    """Stage-1 Deed actions of the seat to move (its own turn, army phase)."""
-    if state[PHASE] != PH_ARMY:
+    """Stage-1 Deed actions of the seat to move, anywhere in its own turn: the army
+    phase and the Saracen phase ("Anytime during the game but on his/her turn" [R
+    "Quest Overall Rules"]); not while Saracens are picked or units pre-deployed."""
+    if state[PHASE] != PH_ARMY and state[PHASE] != PH_SARACEN:
         return 0
     p = state[CUR]
     n = 0
