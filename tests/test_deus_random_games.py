@@ -21,6 +21,7 @@ from crusadegym.core.deus.scoring import final_scores
         {"players": 2},
         {"players": 3, "escape": "always", "first_spacing": "strict"},
         {"players": 4, "payment": "resources_first", "tie_break": "leftovers"},
+        {"players": 2, "minerva_draw": "always"},
     ],
 )
 def test_random_games_keep_invariants_and_match_the_reference(options):

@@ -16,7 +16,8 @@ from .layout import RNG, STATE_SIZE, TURN
 # Longest possible turn, in steps: a build (card, region, one payment choice per cost
 # resource) then a column of up to 16 cards, each with at most 16 sub-decisions (the most
 # any template asks: 15 pieces of the personal supply, 4 army moves of 2 steps, 6 sales);
-# an offering is at most 10 cards + done + a god + 10 resources.
+# an offering is at most 10 cards + done + a god + 10 resources (or, Minerva, at most
+# 5 extra draws and a done: the hand holds 10).
 STEPS_PER_TURN = 2 + 5 + tables.COLUMN_CAP * 16
 
 
