@@ -32,7 +32,8 @@ from crusadegym.core.rng import pick_uniform, stream  # noqa: E402
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("bench") / "bench.json"
-    argv = ["--games", "tiny_tictactoe", "--quick", "--no-peers", "--quiet", "--out", str(out)]
+    argv = ["--games", "tiny_tictactoe", "--quick", "--startup", "--no-peers", "--quiet"]
+    argv += ["--out", str(out)]
     assert main(argv) == 0
     return json.loads(out.read_text()) | {"_out": out}
 

@@ -24,6 +24,7 @@ COMMANDS = {
     "ladder": ("crusadegym.agents.ladder", "strength ladder of every game into docs/arena.md"),
     "bench": ("crusadegym.benchmarks.throughput", "step-throughput benchmark beside the peers"),
     "soak": ("crusadegym.benchmarks.soak", "fuzz many random games with invariants checked"),
+    "warmup": ("crusadegym.benchmarks.warmup", "compile every game's rules ahead of first use"),
 }
 
 
@@ -67,6 +68,8 @@ def _dispatch(argv: list[str] | None) -> int:
         return USAGE_EXIT_CODE
     module_name = COMMANDS[cmd][0]
     try:
+        # a game's first, cold compile is announced on stderr (core/first_use.py)
+        importlib.import_module("crusadegym.core.first_use").notify_on_stderr()
         module = importlib.import_module(module_name)
         return int(module.main(rest) or 0)
     except UserError as err:

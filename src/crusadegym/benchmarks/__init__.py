@@ -6,5 +6,7 @@ Throughput modules: :mod:`.throughput` (the ``crusadegym bench`` command),
 driver), :mod:`.ours` and :mod:`.peers` (what is measured), :mod:`.child`,
 :mod:`.startup` and :mod:`.memory` (fresh-process time to first step and peak
 memory), :mod:`.results` and :mod:`.report` (collection, table, ratios, goals,
-JSON and plot). :mod:`.soak` is the ``crusadegym soak`` fuzzing command.
+JSON and plot). :mod:`.soak` is the ``crusadegym soak`` fuzzing command, and
+:mod:`.warmup` the ``crusadegym warmup`` command (compile every game ahead of first
+use); ``python -m crusadegym.benchmarks.startup`` prints the cold/warm start table.
 """

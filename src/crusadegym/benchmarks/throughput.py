@@ -40,7 +40,11 @@ from .results import Results
 from .startup import measure_startup
 
 ENV_VARS = ("NUMBA_THREADING_LAYER", "NUMBA_NUM_THREADS", "OMP_WAIT_POLICY", "NUMBA_CACHE_DIR")
-QUICK = {"seconds": 0.2, "batch_sizes": [1, 64], "memory_batch": 256}
+QUICK = {"seconds": 0.2, "batch_sizes": [1, 64], "memory_batch": 256, "games": ["deus"]}
+"""``--quick``, the smoke test (under a minute): one game unless games are named, short
+measurements, and no cold/warm startup children unless ``--startup`` asks (a cold child
+compiles a game from scratch: 20 s to 2 minutes; ``python -m
+crusadegym.benchmarks.startup`` prints that table on its own)."""
 
 
 def _int_list(text: str) -> list[int]:
@@ -116,12 +120,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=Path("runs/bench/bench.json"),
         help="JSON output; the .md table and .png plot go next to it",
     )
-    p.add_argument("--quick", action="store_true", help="tiny settings (smoke test)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="tiny settings, one game (deus) unless named, no startup children (smoke test)",
+    )
     p.add_argument("--no-peers", action="store_true", help="skip PettingZoo and OpenSpiel")
     p.add_argument(
         "--no-startup",
         action="store_true",
         help="skip the cold/warm time-to-first-step subprocesses",
+    )
+    p.add_argument(
+        "--startup",
+        action="store_true",
+        help="with --quick: measure the cold/warm time to first step too (full runs do)",
     )
     p.add_argument("--quiet", action="store_true", help="print only the final table")
     return p
@@ -205,7 +218,9 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"crusadegym bench: --threads must be <= {max_threads} on this machine")
     args.memory_batch = QUICK["memory_batch"] if args.quick else 8192
     players = args.players or ([2] if args.quick else [2, 3, 4])
-    names = (args.game + (args.games or [])) or shipped_games()
+    names = (args.game + (args.games or [])) or (QUICK["games"] if args.quick else shipped_games())
+    if args.quick and not args.startup:
+        args.no_startup = True
     unknown = [n for n in names if n not in available_games()]
     if unknown:
         known = ", ".join(available_games())

@@ -4,7 +4,9 @@ Every kernel in the suite is decorated with :data:`jit` (or :data:`pjit` for the
 batched drivers) so that caching and math flags are decided here, once.
 
 * ``cache=True``: compiled machine code is written next to the module, so the
-  second process starts in about a second instead of recompiling.
+  second process starts in about a second instead of recompiling. The first, cold
+  compile of a game is announced in one line (``core/first_use.py``), and ``crusadegym
+  warmup`` does it ahead of time (``benchmarks/warmup.py``).
 * ``fastmath`` stays off: the kernels are integer code, and bit-exact determinism
   matters more than the last percent.
 * ``boundscheck`` is left to the ``NUMBA_BOUNDSCHECK`` environment variable so the

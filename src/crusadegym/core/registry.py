@@ -7,6 +7,7 @@ from typing import Any
 
 from crusadegym.errors import UnknownNameError
 
+from . import first_use
 from .protocol import Game, GameSpec, config_from_dict
 
 _SPECS: dict[str, GameSpec] = {}
@@ -49,10 +50,14 @@ def make_game(name: str, config: Any = None, **options: Any) -> Game:
     """A :class:`Game` for ``name`` with a config object or keyword options.
 
     ``make_game("deus_lo_vult", players=3, deployment="latin")``
+
+    The first time a game's kernels are not in numba's cache, one line says that they
+    are being compiled (:mod:`.first_use`).
     """
     spec = get_spec(name)
     if config is None:
         config = config_from_dict(spec.config_cls, options)
     elif options:
         raise ValueError("pass either a config object or keyword options, not both")
+    first_use.notice(spec)
     return Game(spec, config)
