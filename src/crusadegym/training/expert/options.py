@@ -26,7 +26,11 @@ class ExpertOptions:
     option: list[str] = declare(
         None, "a game option KEY=VALUE (repeatable), e.g. preset=kyivan", action="append"
     )
-    minutes: float = declare(10.0, "training time budget in minutes (self-play and learning)")
+    minutes: float = declare(
+        10.0,
+        "training budget in CPU minutes of this process (self-play and learning; "
+        "checkpoint measurements and the one-off compile not counted)",
+    )
     rounds: int = declare(
         0,
         "stop after this many rounds of play and learning (0: only the time budget; "
@@ -58,6 +62,7 @@ class ExpertOptions:
     eval_games: int = declare(
         20, "games against the heuristic at each checkpoint (network alone; 0: none)"
     )
+    eval_vs: str = declare("heuristic", "opponents of the checkpoint measurements, comma-separated")
     seed: int = declare(0, "seed of games, search noise and network initialisation")
     out: str = declare("runs/expert", "output folder (a sub-folder per game)")
     threads: int = declare(1, "torch threads")

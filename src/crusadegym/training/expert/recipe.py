@@ -38,12 +38,14 @@ from .options import ExpertOptions, parse_options
 from .selfplay import SelfPlay
 
 
-def measure(game_name: str, players: int, options: dict, path: Path, games: int, seed: int) -> dict:
-    """The network alone against the heuristic in the arena (seats rotated)."""
+def measure(
+    game_name: str, players: int, options: dict, path: Path, opponent: str, games: int, seed: int
+) -> dict:
+    """The network alone against ``opponent`` in the arena (seats rotated)."""
     spec = f"expert:{path}"
     result = run_arena(
         game_name,
-        [spec, "heuristic"],
+        [spec, opponent],
         games_per_lineup=games,
         players=players,
         seed=seed,
@@ -51,17 +53,27 @@ def measure(game_name: str, players: int, options: dict, path: Path, games: int,
         progress=False,
     )
     summary = result["summary"][spec]
-    score = (summary["wins"] + 0.5 * summary["draws"]) / max(summary["games"], 1)
-    lo, hi = wilson_interval(summary["wins"] + summary["draws"] // 2, summary["games"])
+    points = summary["wins"] + 0.5 * summary["draws"]
+    lo, hi = wilson_interval(round(points), summary["games"])
     return {
-        "vs": "heuristic",
+        "vs": opponent,
         "games": summary["games"],
         "wins": summary["wins"],
         "draws": summary["draws"],
-        "score": score,
+        "score": points / max(summary["games"], 1),
         "score_ci95": [lo, hi],
         "cap_endings": result["cap_endings"],
     }
+
+
+def describe(ev: dict) -> str:
+    """One measurement as ``W-L-D, score S [lo, hi], N at cap``."""
+    losses = ev["games"] - ev["wins"] - ev["draws"]
+    lo, hi = ev["score_ci95"]
+    return (
+        f"{ev['wins']}-{losses}-{ev['draws']}, score {ev['score']:.2f} [{lo:.2f}, {hi:.2f}], "
+        f"{ev['cap_endings']} at cap"
+    )
 
 
 class Run:
@@ -140,22 +152,22 @@ class Run:
             "checkpoint": path.name,
         }
         if self.opts.eval_games > 0:
-            point["eval"] = measure(
-                self.game.name,
-                self.game.num_players,
-                self.options,
-                path,
-                self.opts.eval_games,
-                self.opts.seed + 7,
-            )
-            ev = point["eval"]
-            print(
-                f"  checkpoint {path.name}: network alone vs heuristic {ev['wins']}-"
-                f"{ev['games'] - ev['wins'] - ev['draws']}-{ev['draws']}, score "
-                f"{ev['score']:.2f} [{ev['score_ci95'][0]:.2f}, {ev['score_ci95'][1]:.2f}], "
-                f"{ev['cap_endings']} at cap",
-                flush=True,
-            )
+            point["eval"] = {}
+            for opponent in self.opts.eval_vs.split(","):
+                ev = measure(
+                    self.game.name,
+                    self.game.num_players,
+                    self.options,
+                    path,
+                    opponent,
+                    self.opts.eval_games,
+                    self.opts.seed + 7,
+                )
+                point["eval"][opponent] = ev
+                print(
+                    f"  checkpoint {path.name}: network alone vs {opponent} {describe(ev)}",
+                    flush=True,
+                )
         self.curve.append(point)
         (self.out / "curve.json").write_text(
             json.dumps({"meta": self.meta, "curve": self.curve}, indent=1)
@@ -179,7 +191,7 @@ class Run:
         rounds = 0
         while self.seconds < opts.minutes * 60 and (opts.rounds == 0 or rounds < opts.rounds):
             rounds += 1
-            start = time.perf_counter()
+            start = time.process_time()
             teaching = self.seconds < teacher_seconds
             if teaching:
                 finished = self.selfplay.play_teacher(teacher, opts.moves_per_round)
@@ -190,11 +202,11 @@ class Run:
                 if not compiled:  # the one-off compile of the search is not training time
                     compiled = True
                     print(
-                        f"  compiled the search in {time.perf_counter() - start:.0f} s "
+                        f"  compiled the search in {time.process_time() - start:.0f} s "
                         "(not counted)",
                         flush=True,
                     )
-                    start = time.perf_counter()
+                    start = time.process_time()
             new = 0
             for fg in finished:
                 self.buffer.add(fg.obs, fg.masks, fg.targets, fg.results)
@@ -202,7 +214,7 @@ class Run:
                 self.capped += fg.truncated
             self.games += len(finished)
             policy_loss, value_loss = self.learn(new) if self.buffer.size else (0.0, 0.0)
-            self.seconds += time.perf_counter() - start
+            self.seconds += time.process_time() - start
             phase = "teacher" if teaching else "search"
             print(
                 f"  {self.seconds / 60:5.1f} min ({phase}): {self.games} games "
@@ -221,14 +233,13 @@ def main(argv: list[str] | None = None) -> int:
     """``crusadegym expert GAME [--minutes M] ...`` (see :mod:`.options`)."""
     opts = parse_options(argv)
     run = Run(opts)
-    first = run.train() if opts.minutes > 0 else run.checkpoint()
-    start = run.curve[0].get("eval")
-    end = first.get("eval")
-    if start and end:
+    last = run.train() if opts.minutes > 0 else run.checkpoint()
+    for opponent, end in (last.get("eval") or {}).items():
+        start = run.curve[0]["eval"][opponent]
         print(
-            f"network alone vs heuristic: {start['score']:.2f} at the start, "
-            f"{end['score']:.2f} after {run.seconds / 60:.1f} min "
-            f"({end['games']} games each)"
+            f"network alone vs {opponent}: score {start['score']:.2f} at the start, "
+            f"{end['score']:.2f} after {run.seconds / 60:.1f} min of training "
+            f"({end['games']} games each; {describe(end)})"
         )
     print(f"wrote {run.out / 'final.npz'} and {run.out / 'curve.json'}")
     return 0

@@ -114,8 +114,9 @@ class SelfPlay:
                         )
                     )
                     action = int(actions[slot])
-                else:
+                else:  # the teacher's move is a sample too (its one-hot policy)
                     action = int(teacher.act_state(game, state))
+                    self.history[slot].append(self._teacher_row(state, int(movers[slot]), action))
                 game.k.step(state, game.params, action, self._rewards)
                 self._play_forced(slot)
                 if game.k.is_terminal(state, game.params):
@@ -134,17 +135,20 @@ class SelfPlay:
             for slot in range(batch):
                 state = self.states[slot]
                 seat = game.k.current_player(state, game.params)
-                mask = game.legal_mask(state)
                 action = int(teacher.act_state(game, state))
-                target = np.zeros(game.num_actions, np.float32)
-                target[action] = 1.0
-                self.history[slot].append((game.observe(state, seat), mask, target, seat))
+                self.history[slot].append(self._teacher_row(state, seat, action))
                 game.k.step(state, game.params, action, self._rewards)
                 self._play_forced(slot)
                 if game.k.is_terminal(state, game.params):
                     finished.append(self._finish(slot))
                     self._new_game(slot)
         return finished
+
+    def _teacher_row(self, state: np.ndarray, seat: int, action: int) -> tuple:
+        """A sample row of a teacher's move: the seat's view, the mask, the move one-hot."""
+        target = np.zeros(self.game.num_actions, np.float32)
+        target[action] = 1.0
+        return (self.game.observe(state, seat), self.game.legal_mask(state), target, seat)
 
     def _finish(self, slot: int) -> FinishedGame:
         """The samples of the game in ``slot`` (which has just ended)."""
