@@ -32,6 +32,13 @@ greedy lookahead compares ``z`` itself, which never saturates (``tanh`` of a lar
 rounds to 1 and made every action tie); the search's value is ``tanh(z / VALUE_SCALE)``
 in [-1, 1]. Rivals' VP enter as totals a seat that remembers the game knows (every VP
 change is a public event).
+
+MCTS (:func:`evaluate_turn`, ``mcts_defaults``) scores a root action one round of
+whole turns later: the rest of its own turn greedily, then every seat's next turn as
+this heuristic plays it, on each determinized root, and plays the action most roots
+rate best. A deeper tree scored worse the more it searched (issue #36): its leaves sit
+at different points of the round, and the wider a node, the more a max over its
+children's noisy values flatters it.
 """
 
 from __future__ import annotations
@@ -367,18 +374,45 @@ def turn_values(state, params, out):
 
 
 @ajit
-def evaluate_turn(state, params, out):
-    """The MCTS value: finish the current turn greedily on a copy, then :func:`evaluate`.
+def best_turn(state, params):
+    """Play the mover's whole turn in place as the heuristic plays it: the first
+    sub-decision by :func:`turn_values` (the whole-turn lookahead), the rest greedily."""
+    seat = current_player(state, params)
+    turn = state[L.TURN]
+    values = np.empty(N_ACTIONS, np.float64)
+    turn_values(state, params, values)
+    best = 0
+    for a in range(N_ACTIONS):
+        if values[a] > values[best]:
+            best = a
+    step(state, params, best, np.zeros(params[P_PLAYERS], np.float32))
+    _complete_turn(state, params, seat, turn)
 
-    A build is several sub-decisions (card, region, payment, effect choices); scoring
-    the state halfway through would miss what the turn gains, so search values (priors
-    and leaves) are taken where the turn ends, as the heuristic's own lookahead does.
+
+@ajit
+def evaluate_turn(state, params, out):
+    """The MCTS value: :func:`evaluate` one round of whole turns later, on a copy.
+
+    The current turn is finished greedily (a build is several sub-decisions: scoring
+    the state halfway through would miss what the turn gains), then every seat plays
+    one whole turn as the heuristic would (:func:`best_turn`), so the seat that moved
+    last has also had its next turn: its action is scored against the rivals' best
+    replies and what it sets up for itself. At a turn's start the turn before has
+    just ended and the round starts there. The search reads it where every position
+    it compares stands at the same point of the round: with one iteration per
+    determinized root (``mcts_defaults``) the search scores each root action this
+    way and votes over the roots (issue #36; docs/rules/deus.md, "Agent strength").
     """
     if is_terminal(state, params):
         evaluate(state, params, out)
         return
     trial = state.copy()
-    _complete_turn(trial, params, trial[L.CUR], trial[L.TURN])
+    if trial[L.PHASE] != L.PH_MAIN:
+        _complete_turn(trial, params, trial[L.CUR], trial[L.TURN])
+    for _ in range(params[P_PLAYERS]):
+        if is_terminal(trial, params):
+            break
+        best_turn(trial, params)
     evaluate(trial, params, out)
 
 
@@ -402,13 +436,14 @@ HEURISTIC = Heuristic(
     description=__doc__.split("\n\n", 1)[1],
     value=evaluate_turn,
     choose=choose,
-    # values move in steps of ~0.02-0.05: little exploration, evaluation at the leaf, a
-    # strong pull toward the whole-turn priors
+    # one iteration per determinized root: each root scores every action with the
+    # one-round lookahead (its priors) and expands the best; the roots vote (see the
+    # module docstring: a deeper tree scored worse)
     mcts_defaults={
-        "iterations": 48,
+        "iterations": 2,
         "c_uct": 0.05,
         "rollout_depth": 0,
         "prior_visits": 8.0,
-        "determinizations": 4,
+        "determinizations": 2,
     },
 )
