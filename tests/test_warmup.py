@@ -35,3 +35,16 @@ def test_mistakes_are_one_line(capsys):
         assert cli.main(argv) == USAGE_EXIT_CODE
         lines = capsys.readouterr().err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("crusadegym warmup: "), lines
+
+
+def test_the_startup_table_has_a_cold_and_a_warm_column(capsys):
+    """``python -m crusadegym.benchmarks.startup``: the cold/warm table of
+    docs/benchmarks.md (here on the tiny game, registered by conftest)."""
+    from crusadegym.benchmarks import startup
+
+    assert startup.main(["tiny_tictactoe"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "| game | cold: first step (s) | warm: first step (s) |"
+    (row,) = [line for line in lines if line.startswith("| tiny_tictactoe |")]
+    cold, warm = (float(x) for x in row.strip("| ").split(" | ")[1:])
+    assert cold > 0 and warm > 0

@@ -118,14 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for label, name, options in cases:
         game = _Named(get_spec(name))
-        print(f"  {label}: cold...", end="", flush=True, file=sys.stderr)
+        print(f"  {label}: cold, then warm...", end="", flush=True, file=sys.stderr)
         cold, warm = cold_and_warm(game, options, extra)
-        print(" done", flush=True, file=sys.stderr)
         row = f"| {label} | {cold['first_step_s']:.1f} | {warm['first_step_s']:.1f} |"
+        print(f" done: cold {cold['first_step_s']:.1f} s", flush=True, file=sys.stderr)
         if args.batched:
             row += f" {cold['first_batched_step_s']:.1f} | {warm['first_batched_step_s']:.1f} |"
         rows.append(row)
     print("\n".join([header, rule, *rows]))
+    if hasattr(os, "getloadavg"):
+        print(f"1-minute load at the end: {os.getloadavg()[0]:.1f}")
     return 0
 
 
