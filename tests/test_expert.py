@@ -226,3 +226,30 @@ def test_network_and_search_read_only_their_seats_view(name):
             np.array_equal(raw_a.values[0, 1:], raw_b.values[0, 1:])
         )
     assert differ_undetermined > 0
+
+
+def test_the_curve_table_reads_a_run():
+    from crusadegym.training.expert.report import curve_table
+
+    ev = {
+        "games": 40,
+        "wins": 10,
+        "draws": 0,
+        "score": 0.25,
+        "score_ci95": [0.14, 0.4],
+        "cap_endings": 2,
+    }
+    table = curve_table(
+        {
+            "curve": [
+                {
+                    "minutes": 5.0,
+                    "selfplay_games": 2583,
+                    "gradient_steps": 12013,
+                    "eval": {"heuristic": ev},
+                }
+            ]
+        }
+    )
+    assert table.splitlines()[0] == "| CPU min | self-play games | gradient steps | vs heuristic |"
+    assert "| 5.0 | 2583 | 12013 | 0.25 [0.14, 0.40] (40 games, 2 at cap) |" in table
