@@ -13,7 +13,12 @@ What a player may type (:func:`read_move` turns a line into a :class:`Move`):
 * an action as listed (``cell a1``, ``deploy pilgrim``) or in the game's notation;
 * a unique abbreviation: leading words (``deploy pil``) or trailing words (``a1``);
 * a command: ``undo`` (take back your last move, where the caller allows it), ``quit``,
-  ``board`` (show the board again), ``help``.
+  ``board`` (show the board again), ``legend``, ``help`` (the input forms and what each
+  action legal now does), ``help ACTION`` (one action kind, from :mod:`.action_help`).
+
+Around each decision it says what changed (:mod:`.narrate`, public fields only): what
+the seat's own action did, and what the others' moves did since then. The legend is
+shown with the first board and on request, not after every move.
 
 An input that names an action which is not legal now is refused with the reason
 (:func:`explain_illegal`); one that cannot be read lists the accepted forms.
@@ -30,7 +35,9 @@ import numpy as np
 from crusadegym.core import Game
 from crusadegym.errors import UserError
 
+from .action_help import ACTION_HELP, help_for, help_table
 from .base import Agent
+from .narrate import changes, summary
 
 COMMANDS = {
     "undo": "undo",
@@ -43,6 +50,8 @@ COMMANDS = {
     "help": "help",
     "h": "help",
     "?": "help",
+    "legend": "legend",
+    "l": "legend",
 }
 """Typed word -> command name."""
 
@@ -59,33 +68,90 @@ LEGENDS: dict[str, str] = {
         "n nubian archer, e elephant, x naffatun)\n"
         "  Q9  city quarter 9   R9  its refugee   modifiers: ' weak side, ^>v< facing, "
         "*n coins carried, +n coins under, ! moved\n"
+        "  Marks: [0P] the selected unit   +  an empty cell you may choose now (deploy "
+        "zone, move or spawn cell)   x  a unit `strike` can hit\n"
         "  Actions: select a unit with `cell a1`, then act with it (`cell b2` moves there, "
-        "`strike N`, `deploy pilgrim`, `end` ends the turn)."
+        "`strike N`, `deploy pilgrim`, `end` ends the turn); `help ACTION` explains one."
     ),
     "deus": (
-        "Legend: region:terrain[seat pieces]  terrain F field, W forest, S swamp, M mountain, "
-        "s sea, Vn village with n VP left\n"
+        "Legend: the map is drawn hex by hex (regions that touch are neighbours); "
+        "region:terrain[seat pieces]\n"
+        "  terrain F field, W forest, S swamp, M mountain, s sea, Vn village with n VP "
+        "left (x: attacked)\n"
         "  pieces after the seat: c civil, y scientific, m maritime, a military, "
         "p production, T temple\n"
         "  res = wheat,wood,clay,stone   board = pieces left on the player board per type "
-        "(civil..production)"
+        "(civil..production)\n"
+        "  hand: each card with its colour, cost and effect; columns: the cards played, "
+        "bottom to top; `pay` shows the price still to pay"
     ),
     "crusaders": (
-        "Legend: wheel wedges clockwise from 1, <first><second>:<tokens> with T travel, "
+        "Legend: wheel = wedges clockwise from 1, <first><second>:<tokens> with T travel, "
         "M muster, C crusade, I influence, B build; ^ upgraded, g giant token\n"
-        "  board = building levels left (Ca castle, Ch church, Fa farm, Ba bank, Ke keep, "
-        "Cp chapel, Mi mill, Va vault)\n"
-        "  region lines: enemy=P prussian, S slav, A saracen (+ what it shows); "
-        "bld = owner+building+level; bonus/inf = tile ids; coat = owner"
+        "  seat line: score = influence, troops = troops mustered, coats = Coat-of-Arms "
+        "markers left, tiles = influence tiles kept, end = end-game (7) tiles, capt = "
+        "enemies beaten (prussian,slav,saracen)\n"
+        "  board = levels (1-4) of each building type still on the player board; knights = "
+        "region of each knight (- off the map)\n"
+        "  once = one-time +1 tiles per action (T,M,C,I,B; `boost` flips one), perm = "
+        "permanent +1 per action (T,M,C,I,B)\n"
+        "  map: region, enemy (P prussian, S slav, A saracen, . none), k = knights by "
+        "seat, b = buildings, c = Coat-of-Arms owner\n"
+        "  regions: enemy=A<shows> (t troop, ca ch fa ba building); bld = owner + building "
+        "(Ca castle, Ch church, Fa farm, Ba bank, Ke keep, Cp chapel, Mi mill, Va vault) "
+        "+ level; bonus = build discount tile (type-discount); inf = influence tile "
+        "(kind:action/cost); coat = owner"
     ),
 }
 """Text legend shown under each game's board (games without one get a generic line)."""
+LEGENDS["deus_lo_vult_campaign"] = LEGENDS["deus_lo_vult"] + (
+    "\n  Campaign: the lines under the board hold the Campaign's state "
+    "(docs/rules/deus_lo_vult.md, Part 2)."
+)
 
+
+HIDDEN_NOTES: dict[str, str] = {
+    "deus": "Note: the board shows only what the seat to move may see (rivals' hands as "
+    "counts, their VP as ?).",
+    "crusaders": "Note: the board shows only what the seat to move may see (rivals' "
+    "undecided Knight Orders are not shown).",
+}
+"""A game's note on hidden information (shown with the legend)."""
 
 HIDDEN_NOTE = (
-    "Note: this game has hidden information; the board shows only what the seat to "
-    "move may see (rivals' hands as counts, their VP as ?)."
+    "Note: this game has hidden information; the board shows only what the seat to move may see."
 )
+"""The note for a game with hidden information and no entry in :data:`HIDDEN_NOTES`."""
+
+TEXT_BOARDS: dict[str, str] = {
+    "deus_lo_vult": "crusadegym.envs.render_dlv:text_board",
+    "deus_lo_vult_campaign": "crusadegym.envs.render_dlv:text_board",
+    "deus": "crusadegym.envs.render_deus:text_board",
+    "crusaders": "crusadegym.envs.render_crusaders:text_board",
+}
+"""Terminal board per game (``text_board(game, state, seat) -> str``); others use
+``game.render(state, seat)``. These views add to the notation; they never replace it."""
+
+
+def text_board(game: Game, state: np.ndarray, seat: int | None) -> str:
+    """The board the terminal shows to ``seat`` (a game's terminal view, or its notation)."""
+    hook = TEXT_BOARDS.get(game.name)
+    if hook:
+        import importlib
+
+        module, func = hook.split(":")
+        try:
+            return getattr(importlib.import_module(module), func)(game, state, seat)
+        except (ImportError, AttributeError):
+            pass
+    return game.render(state, seat)
+
+
+def hidden_note(game: Game) -> str:
+    """The hidden-information note of ``game`` ("" when it has none)."""
+    if not game.spec.hidden_information:
+        return ""
+    return HIDDEN_NOTES.get(game.name, HIDDEN_NOTE)
 
 
 class QuitGame(UserError):
@@ -227,8 +293,31 @@ def read_move(game: Game, state: np.ndarray, text: str) -> Move:
 HELP = (
     "Enter the number of an action, or the action itself as listed. Abbreviations work "
     "when unique (`a1` for `cell a1`). Commands: undo (take back your last move), "
-    "quit (stop; the game so far is saved), board (show the board), help."
+    "quit (stop; the game so far is saved), board (show the board), legend, help, "
+    "help ACTION (what an action does, e.g. `help withdraw`)."
 )
+
+
+def help_text(game: Game, state: np.ndarray, topic: str = "") -> str:
+    """``help`` (input syntax + what each action kind legal now does) or ``help ACTION``."""
+    if topic:
+        line = help_for(game, topic)
+        if line:
+            return line
+        return f"no help for `{topic}` in {game.name}; " + (
+            "the action kinds: " + ", ".join(ACTION_HELP[game.name])
+            if game.name in ACTION_HELP
+            else f"see docs/rules/{game.name}.md"
+        )
+    kinds = []
+    for _, label in legal_listing(game, state):
+        head = label.split()[0] if label.split() else label
+        if head not in kinds:
+            kinds.append(head)
+    text = HELP
+    if game.name in ACTION_HELP:
+        text += "\nThe actions legal now:\n" + help_table(game, kinds)
+    return text
 
 
 class HumanAgent(Agent):
@@ -252,6 +341,13 @@ class HumanAgent(Agent):
         self.input = input
         self.output = output
         self.allow_undo = allow_undo
+        self._legend_shown = False
+        self._after: np.ndarray | None = None  # the state after this seat's last action
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._legend_shown = False
+        self._after = None
 
     def _write(self, text: str) -> None:
         out = self.output or sys.stdout
@@ -264,38 +360,78 @@ class HumanAgent(Agent):
             raise QuitGame("the human player's input ended")
         return line
 
-    def show(self, game: Game, state: np.ndarray) -> None:
-        """Print the board, its legend, whose move it is and the numbered legal actions."""
+    def show_legend(self, game: Game) -> None:
+        """Print the legend (and the game's hidden-information note)."""
+        self._write(legend(game))
+        note = hidden_note(game)
+        if note:
+            self._write(note)
+        self._legend_shown = True
+
+    def show(self, game: Game, state: np.ndarray, with_legend: bool | None = None) -> None:
+        """Print the board, whose move it is and the numbered legal actions.
+
+        The legend comes with the first board (and on ``legend``, ``help``, ``board``),
+        not after every move.
+        """
         seat = game.current_player(state)
         self._write("")
         # Only what the seat to move may see (the human's seat; with several humans at
         # one keyboard, whoever is to move).
-        self._write(game.render(state, seat).rstrip("\n"))
-        self._write(legend(game))
-        if game.spec.hidden_information:
-            self._write(HIDDEN_NOTE)
+        self._write(text_board(game, state, seat).rstrip("\n"))
+        if with_legend or (with_legend is None and not self._legend_shown):
+            self.show_legend(game)
         self._write(f"Seat {seat} to move ({self.name}). Legal actions:")
         self._write(format_listing(legal_listing(game, state)))
 
+    def _narrate_since(self, game: Game, state: np.ndarray, seat: int) -> None:
+        """One line on what the others' moves changed since this seat's last action."""
+        before, self._after = self._after, None
+        if before is None or before.shape != state.shape or np.array_equal(before, state):
+            return
+        line = summary(changes(game, before, state, seat))
+        if line:
+            self._write(f"Since your last move: {line}")
+
+    def _narrate_own(self, game: Game, state: np.ndarray, action: int, seat: int) -> None:
+        """Step a copy: say what this seat's own action did, and keep the state after it."""
+        after = state.copy()
+        game.step(after, action)
+        line = summary(changes(game, state, after, seat))
+        label = game.action_to_str(action, state)
+        self._write(f"You play {label}" + (f": {line}" if line else ""))
+        self._after = after
+
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """Show the position and read lines until one names a legal action."""
-        self.show(game, state)
         seat = game.current_player(state)
+        self._narrate_since(game, state, seat)
+        self.show(game, state)
         while True:
             self.output_prompt(f"seat {seat}> ")
-            move = read_move(game, state, self._readline())
+            line = self._readline()
+            words = line.strip().split(None, 1)
+            if len(words) == 2 and COMMANDS.get(words[0].lower()) == "help":
+                self._write(help_text(game, state, words[1]))
+                continue
+            move = read_move(game, state, line)
             if move.action is not None:
+                self._narrate_own(game, state, move.action, seat)
                 return move.action
             if move.command == "quit":
                 raise QuitGame("the human player quit")
             if move.command == "undo":
                 if self.allow_undo:
+                    self._after = None
                     raise UndoRequest()
                 self._write("undo is not available here (only in `crusadegym play`)")
             elif move.command == "board":
-                self.show(game, state)
+                self.show(game, state, with_legend=True)
+            elif move.command == "legend":
+                self.show_legend(game)
             elif move.command == "help":
-                self._write(HELP)
+                self._write(help_text(game, state))
+                self.show_legend(game)
             else:
                 self._write(move.error or "?")
 

@@ -140,3 +140,93 @@ def _draw_wheel(d: ImageDraw.ImageDraw, font, state: np.ndarray, p: int, cx: int
         fill=SEAT_COLOURS[p],
         font=font,
     )
+
+
+def tile_names(tile_kind: str, tile: int) -> str:
+    """A tile id as what it is: ``bonus`` 5 -> ``Ba-1`` (a build discount on that base
+    type in its region), ``inf`` 29 -> ``once:C/4`` (kind, action letter, cost)."""
+    from crusadegym.core.crusaders import tables as T
+
+    if tile_kind == "bonus":
+        btype, discount = (int(x) for x in T.BONUS_TILES[tile])
+        return f"{T.BUILDING_LETTERS[btype]}-{discount}"
+    kind, cost, action, _level = (int(x) for x in T.INF_TILES[tile])
+    name = ("upgrade", "distrib", "once", "perm", "endgame")[kind]
+    act = f":{T.ACTION_LETTERS[action]}" if action >= 0 else ""
+    return f"{name}{act}/{cost}"
+
+
+def _map_cell(game: Game, state: np.ndarray, r: int) -> str:
+    from crusadegym.core.crusaders import layout as L
+    from crusadegym.core.crusaders import tables as T
+
+    out = T.REGION_NAMES[r]
+    e = int(state[L.R_ENEMY + r])
+    out += " " + (T.ENEMY_LETTERS[int(T.ENEMY_TYPE[e])] if e >= 0 else ".")
+    knights = "".join(
+        str(p)
+        for p in range(game.num_players)
+        for k in range(T.N_KNIGHTS)
+        if state[L.pl(p) + L.PL_KNIGHT + k] == r
+    )
+    if knights:
+        out += " k" + knights
+    blds = sum(int(state[off + r] >= 0) for off in (L.R_BLD_A, L.R_BLD_B))
+    if blds:
+        out += f" b{blds}"
+    coat = int(state[L.R_COAT + r])
+    if coat >= 0:
+        out += f" c{coat}"
+    return out
+
+
+def text_map(game: Game, state: np.ndarray) -> str:
+    """The hex map in text: odd columns sit half a row lower, so a region touches the
+    ones above/below it and the diagonal neighbours in the next columns. Each region:
+    name, enemy letter (``.`` none), ``k`` + knights' seats, ``b`` + buildings, ``c`` +
+    Coat-of-Arms owner."""
+    from crusadegym.core.crusaders import tables as T
+    from crusadegym.core.crusaders.config import P_ACTIVE
+
+    active = [r for r in range(T.N_REGIONS) if game.params[P_ACTIVE + r]]
+    cols = sorted({r % T.MAP_COLS for r in active})
+    cells = {r: _map_cell(game, state, r) for r in active}
+    step = (max(len(c) for c in cells.values()) + 2) // 2 + 1
+    lines = []
+    for row in range(T.MAP_ROWS):
+        for parity in (0, 1):
+            text = ""
+            for i, col in enumerate(cols):
+                r = row * T.MAP_COLS + col
+                if col % 2 == parity and r in cells:
+                    text = text.ljust(i * step) + cells[r]
+            if text.strip():
+                lines.append("  " + text.rstrip())
+    return "\n".join(lines)
+
+
+def text_board(game: Game, state: np.ndarray, seat: int | None = None) -> str:
+    """The terminal board: the notation's header and seat blocks, a text hex map, then
+    the regions' details with tile ids replaced by what the tiles are (two a line).
+    ``game.render`` itself is unchanged."""
+    import re
+
+    lines = game.render(state, seat).rstrip("\n").splitlines()
+    head = [ln for ln in lines if not ln.startswith("region ")]
+    regions = [
+        re.sub(
+            r"\b(bonus|inf)=(\d+)",
+            lambda m: f"{m.group(1)}={tile_names(m.group(1), int(m.group(2)))}",
+            ln.removeprefix("region "),
+        )
+        for ln in lines
+        if ln.startswith("region ")
+    ]
+    width = max((len(x) for x in regions), default=0) + 3
+    pairs = [
+        "  " + regions[i].ljust(width) + (regions[i + 1] if i + 1 < len(regions) else "")
+        for i in range(0, len(regions), 2)
+    ]
+    return "\n".join(
+        [*head, "map:", text_map(game, state), "regions:", *(p.rstrip() for p in pairs)]
+    )

@@ -115,3 +115,126 @@ def draw(game: Game, state: np.ndarray, seat: int | None = None) -> Image.Image:
            f"temples left {int(state[L.TEMPLES_LEFT])}  supply {supply}",
            fill=INK, font=font)  # fmt: skip
     return img
+
+
+_EFFECTS = {
+    1: "+{a} gold",
+    2: "+{a} VP",
+    3: "+{a} gold per {B} region you occupy",
+    4: "+{a} VP per {B} region you occupy",
+    5: "+{a} gold per region with >= {b} of your buildings",
+    6: "+{a} VP per region with >= {b} buildings",
+    7: "+{a} VP per pair of regions with >= {b} buildings",
+    8: "+{a} {R} per production building on {B}",
+    9: "each production building makes {a} of its region's resource",
+    10: "one production building of your choice makes {a}",
+    11: "draw {a} cards",
+    12: "draw {a} per region with >= {b} buildings",
+    13: "+{a} pieces of your choice",
+    14: "+{a} pieces per region with >= {b} buildings",
+    15: "buy up to {a} resources for {b} gold each",
+    16: "sell up to {a} resources for {b} gold each",
+    17: "sell up to {a} {C} for {b} VP each",
+    18: "+{a} gold per village next to your armies",
+    19: "take a VP from a village next to your armies",
+    20: "up to {a} army moves of one region",
+    21: "{a} VP from each rival next to your armies",
+    22: "{a} gold from each rival next to your armies",
+    23: "+{a} gold per {T} building you have",
+    24: "+{a} VP per {T} building you have",
+    30: "end: {a} VP per region with >= {b} buildings (max 12)",
+    31: "end: {a} VP per {B} region you occupy (max 12)",
+    32: "end: {a} VP per building of yours on {B} (max 12)",
+    33: "end: {a} VP per {T} building on the map (max 12)",
+}
+"""Card effect templates (``tables.E_*`` / ``T_*``; a, b, c are the design's numbers)."""
+
+
+def cost_text(cost) -> str:
+    """A cost row (wheat, wood, clay, stone, gold) as ``1 wood + 2 gold`` (``free``)."""
+    from crusadegym.core.deus import tables as T
+
+    names = (*T.RESOURCE_NAMES, "gold")
+    parts = [f"{int(n)} {names[k]}" for k, n in enumerate(cost) if n]
+    return " + ".join(parts) if parts else "free"
+
+
+def card_text(design: int) -> str:
+    """``name (colour) cost ...: effect`` of a card design, one line."""
+    from crusadegym.core.deus import tables as T
+    from crusadegym.core.deus.actions import design_key
+
+    a, b, c = int(T.DESIGN_A[design]), int(T.DESIGN_B[design]), int(T.DESIGN_C[design])
+    template = _EFFECTS.get(int(T.DESIGN_EFFECT[design]), "no effect")
+    effect = template.format(
+        a=a,
+        b=b,
+        B=T.TERRAIN_NAMES[b] if 0 <= b < T.N_TERRAINS else b,
+        R=T.RESOURCE_NAMES[b] if 0 <= b < T.N_RESOURCES else b,
+        C=T.RESOURCE_NAMES[c] if 0 <= c < T.N_RESOURCES else c,
+        T=T.TYPE_NAMES[b] if 0 <= b < T.N_TYPES else b,
+    )
+    colour = T.COLOUR_NAMES[int(T.DESIGN_COLOUR[design])]
+    return f"{design_key(design)} ({colour}) cost {cost_text(T.DESIGN_COST[design])}: {effect}"
+
+
+def text_map(game: Game, state: np.ndarray, cells: dict[str, str]) -> list[str]:
+    """The regions on their hexes (touching hexes are neighbours): each row is offset by
+    half a cell from the next, as on the table. ``cells``: region name -> its text."""
+    from crusadegym.core.deus import tables as T
+    from crusadegym.core.deus.actions import region_name
+    from crusadegym.core.deus.config import P_ON_BOARD
+
+    on = [r for r in range(T.N_REGIONS) if game.params[P_ON_BOARD + r]]
+    if not on:
+        return []
+    width = max(len(cells.get(region_name(r), region_name(r))) for r in on) + 1
+    half = (width + 1) // 2
+    pos = {r: (int(T.AXIAL[r, 1]), 2 * int(T.AXIAL[r, 0]) + int(T.AXIAL[r, 1])) for r in on}
+    r0 = min(p[0] for p in pos.values())
+    x0 = min(p[1] for p in pos.values())
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for r, (row, x) in pos.items():
+        rows.setdefault(row - r0, []).append(((x - x0) * half, cells.get(region_name(r), "")))
+    lines = []
+    for row in range(max(rows) + 1):
+        text = ""
+        for x, cell in sorted(rows.get(row, [])):
+            text = text.ljust(x) + cell
+        lines.append("  " + text.rstrip())
+    return lines
+
+
+def text_board(game: Game, state: np.ndarray, seat: int | None = None) -> str:
+    """The terminal board: the notation's lines with the regions on a hex map, each card
+    in hand with its cost and effect, and the price still to pay during a payment.
+    ``game.render`` itself is unchanged."""
+    from crusadegym.core.deus import layout as L
+    from crusadegym.core.deus import tables as T
+    from crusadegym.core.deus.actions import design_key
+
+    keys = {design_key(d): d for d in range(T.N_DESIGNS)}
+    lines = game.render(state, seat).rstrip("\n").splitlines()
+    out: list[str] = []
+    cells: dict[str, str] = {}
+    map_at = None
+    for line in lines:
+        words = line.split()
+        if line.startswith("  ") and words and all(":" in w and "[" not in w[:2] for w in words):
+            if all(w.split(":")[0][:1].isalpha() and w.split(":")[0][1:].isdigit() for w in words):
+                for w in words:
+                    cells[w.split(":")[0]] = w
+                if map_at is None:
+                    map_at = len(out)
+                continue
+        if line.startswith("  hand:"):
+            out.append(line)  # the notation's line, then each card spelled out
+            out += [f"    {card_text(keys[w])}" for w in words[1:] if w in keys]
+            continue
+        out.append(line)
+    if cells:
+        out[map_at:map_at] = text_map(game, state, cells)
+    pay = state[L.PAY : L.PAY + 5]
+    if pay.any() and not state[L.OVER]:
+        out.append(f"price still to pay: {cost_text(pay)} (a resource may be paid as 4 gold)")
+    return "\n".join(out)

@@ -313,3 +313,70 @@ def draw(game: Game, state: np.ndarray) -> Image.Image:
             )
     _legend(pen, HEADER + side, fonts)
     return img
+
+
+_DIRS = {"n": (-1, 0), "e": (0, 1), "s": (1, 0), "w": (0, -1)}
+
+
+def board_marks(game: Game, state: np.ndarray) -> tuple[int, set[int], set[int]]:
+    """(selected cell or -1, empty cells a ``cell X`` action may choose now, cells a
+    ``strike DIR`` may hit), from the legal actions of ``state``."""
+    from crusadegym.core.deus_lo_vult import layout as L
+    from crusadegym.core.deus_lo_vult import tables as T
+
+    sel = int(state[L.SEL])
+    choose: set[int] = set()
+    hit: set[int] = set()
+    if game.is_terminal(state):
+        return -1, choose, hit
+    for a in game.legal_actions(state):
+        words = game.action_to_str(int(a), state).lower().split()
+        if len(words) == 2 and words[0] == "cell":
+            cell = 12 * (int(words[1][1:]) - 1) + "abcdefghijkl".index(words[1][0])
+            if state[L.BOARD + cell] < 0:
+                choose.add(cell)
+        elif len(words) == 2 and words[0] == "strike" and 0 <= sel < T.N_CELLS:
+            dr, dc = _DIRS[words[1]]
+            r, c = divmod(sel, T.SIZE)
+            for k in (1, 2):  # melee next to it, ranged two steps away
+                rr, cc = r + k * dr, c + k * dc
+                if 0 <= rr < T.SIZE and 0 <= cc < T.SIZE and state[L.BOARD + rr * T.SIZE + cc] >= 0:
+                    hit.add(rr * T.SIZE + cc)
+                    break
+    return (sel if 0 <= sel < T.N_CELLS else -1), choose, hit
+
+
+def text_board(game: Game, state: np.ndarray, seat: int | None = None) -> str:
+    """The terminal board: the notation's board with the selected unit in ``[ ]``, the
+    empty cells the seat may choose now (deploy zone, move or spawn cells) as ``+`` and
+    the units a ``strike`` may hit marked ``x``. ``game.render`` itself is unchanged."""
+    from crusadegym.core.deus_lo_vult import tables as T
+
+    lines = game.render(state, seat).rstrip("\n").splitlines()
+    sel, choose, hit = board_marks(game, state)
+    grid: dict[int, list[str]] = {}
+    for i, line in enumerate(lines):
+        head = line[:4].strip()
+        if head.isdigit() and 1 <= int(head) <= T.SIZE and len(line) > 4:
+            grid[i] = [line[4 + 6 * c : 4 + 6 * c + 6].strip() for c in range(T.SIZE)]
+            if len(line) > 4 + 6 * T.SIZE:  # a last token running past its column
+                grid[i][-1] += line[4 + 6 * T.SIZE :].strip()
+    if not grid:
+        return "\n".join(lines)
+    rows = sorted(grid)
+    for r, i in enumerate(rows):
+        for c, text in enumerate(grid[i]):
+            cell = r * T.SIZE + c
+            if cell == sel:
+                grid[i][c] = f"[{text}]"
+            elif cell in choose:
+                grid[i][c] = "+"
+            elif cell in hit:
+                grid[i][c] = "x" + text
+    width = max(6, max(len(t) for i in rows for t in grid[i]) + 1)
+    for r, i in enumerate(rows):
+        lines[i] = f"{r + 1:>2}  " + "".join(t.ljust(width) for t in grid[i]).rstrip()
+    header = rows[0] - 1
+    if header >= 0 and lines[header].split()[:1] == ["a"]:
+        lines[header] = "    " + "".join(ch.ljust(width) for ch in "abcdefghijkl").rstrip()
+    return "\n".join(lines)

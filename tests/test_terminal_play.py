@@ -1,0 +1,155 @@
+"""The terminal seat explains itself (issue #39): help per action kind, narrated outcomes,
+the legend once, marked Duel boards, Crusaders/Deus boards without the rulebook open."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+import pytest
+
+from crusadegym.agents import make_agent
+from crusadegym.agents.action_help import ACTION_HELP, help_for
+from crusadegym.agents.human import HumanAgent, legend, text_board
+from crusadegym.agents.match import play_session
+from crusadegym.agents.narrate import changes, narrate_action
+from crusadegym.core import get_spec, make_game
+
+GAMES = ["deus_lo_vult", "deus_lo_vult_campaign", "deus", "crusaders"]
+
+
+def _config(name: str) -> dict:
+    return dict(get_spec(name).test_configs[0])
+
+
+def _labels_seen(game, seeds=3, steps=400) -> set[str]:
+    """Every label ``action_to_str`` writes for a legal action in a few random games, and
+    for every action id in the opening position."""
+    state = game.new_state(0)
+    seen = {game.action_to_str(a, state) for a in range(game.num_actions)}
+    for seed in range(seeds):
+        rng = np.random.default_rng(seed)
+        state = game.new_state(seed)
+        for _ in range(steps):
+            if game.is_terminal(state):
+                break
+            legal = game.legal_actions(state)
+            seen.update(game.action_to_str(int(a), state) for a in legal)
+            game.step(state, int(rng.choice(legal)))
+    return seen
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_action_kind_has_a_help_entry(name):
+    game = make_game(name, **_config(name))
+    missing = sorted({lab for lab in _labels_seen(game) if not help_for(game, lab)})
+    assert not missing, f"{name}: no help for {missing[:10]}"
+    assert all(len(text) < 400 for text in ACTION_HELP[name].values())  # one or two lines
+
+
+def test_help_action_in_the_terminal():
+    game = make_game("crusaders", players=2)
+    state = game.new_state(0)
+    out = io.StringIO()
+    human = HumanAgent(input=io.StringIO("help wedge 3\nhelp upgrade\nhelp\n1\n"), output=out)
+    human.act_state(game, state)
+    text = out.getvalue()
+    assert "wedge N: the wedge whose tokens you sow" in text
+    assert "upgrade N: flip wedge N" in text
+    assert "The actions legal now:" in text and "order NAME" in text
+
+
+def test_narration_of_a_deploy_and_of_a_kill():
+    game = make_game("deus_lo_vult", players=2)
+    state = game.new_state(0)
+    game.step(state, game.parse_action("cell a1"))
+    line = narrate_action(game, state, game.parse_action("deploy pilgrim"), 0)
+    assert line == "seat 0 plays deploy pilgrim: seat 0's pilgrim entered at a1"
+    # the first strike in random games that wounds or kills is narrated with its outcome
+    found = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        state = game.new_state(seed)
+        while not game.is_terminal(state) and found < 2:
+            legal = game.legal_actions(state)
+            for a in legal:
+                if game.action_to_str(int(a), state).startswith("strike"):
+                    after = state.copy()
+                    game.step(after, int(a))
+                    line = narrate_action(game, state, int(a), None)
+                    if "killed: to Purgatory" in line or "wounded" in line:
+                        assert line.startswith(f"seat {game.current_player(state)} plays strike")
+                        found += 1
+            game.step(state, int(rng.choice(legal)))
+        if found >= 2:
+            break
+    assert found >= 2
+
+
+def test_narration_names_no_rival_vp_in_deus():
+    game = make_game("deus", players=2)
+    rng = np.random.default_rng(1)
+    state = game.new_state(1)
+    for _ in range(300):
+        if game.is_terminal(state):
+            break
+        before = state.copy()
+        game.step(state, int(rng.choice(game.legal_actions(state))))
+        for item in changes(game, before, state, 0):
+            assert "seat 1 VP" not in item
+
+
+def test_human_sees_the_legend_once_and_the_opponents_outcomes():
+    game = make_game("deus_lo_vult", players=2, rounds=1, max_turns=6)
+    out = io.StringIO()
+    human = HumanAgent(input=io.StringIO("1\n" * 60 + "quit\n"), output=out)
+    play_session(game, [human, make_agent("random", 3)], seed=2, out=out)
+    text = out.getvalue()
+    assert text.count("Legend:") == 1
+    assert "Since your last move: seat 1's" in text
+    assert "You play deploy" in text and "entered at" in text
+
+
+def test_duel_board_marks_the_selection_and_the_deploy_zone():
+    game = make_game("deus_lo_vult", players=2)
+    state = game.new_state(0)
+    board = text_board(game, state, 0)
+    assert board.splitlines()[2].split()[:4] == ["1", "+", "+", "+"]  # the camp cells
+    game.step(state, game.parse_action("cell a1"))
+    assert text_board(game, state, 0).splitlines()[2].split()[1] == "[.]"
+    assert "[0P] the selected unit" in legend(game)
+    assert game.render(state, 0) != text_board(game, state, 0)  # the notation unchanged
+
+
+def test_crusaders_board_has_a_map_and_names_its_tiles():
+    game = make_game("crusaders", players=2)
+    state = game.new_state(0)
+    board = text_board(game, state, 0)
+    assert "map:" in board and not re.search(r"\b(bonus|inf)=\d", board)
+    assert re.search(r"inf=(once|perm|upgrade|distrib|endgame)", board)
+    text = legend(game)
+    for word in ("once", "perm", "capt", "end", "board = levels"):
+        assert word in text
+    out = io.StringIO()
+    HumanAgent(input=io.StringIO("1\n"), output=out).act_state(game, state)
+    assert "rivals' hands" not in out.getvalue()
+
+
+def test_deus_hand_shows_cost_and_effect_and_pay_shows_the_price():
+    game = make_game("deus", players=2)
+    rng = np.random.default_rng(0)
+    for seed in range(20):
+        state = game.new_state(seed)
+        seat = game.current_player(state)
+        assert " cost " in text_board(game, state, seat)
+        for _ in range(200):
+            if game.is_terminal(state):
+                break
+            labels = [game.action_to_str(int(a), state) for a in game.legal_actions(state)]
+            if "pay gold" in labels:
+                board = text_board(game, state, game.current_player(state))
+                assert "price still to pay: " in board
+                return
+            game.step(state, int(rng.choice(game.legal_actions(state))))
+    pytest.fail("no payment choice met")
