@@ -78,7 +78,7 @@ def test_narration_of_a_deploy_and_of_a_kill():
                     after = state.copy()
                     game.step(after, int(a))
                     line = narrate_action(game, state, int(a), None)
-                    if "killed: to Purgatory" in line or "wounded" in line:
+                    if "to Purgatory (" in line or "wounded" in line:
                         assert line.startswith(f"seat {game.current_player(state)} plays strike")
                         found += 1
             game.step(state, int(rng.choice(legal)))

@@ -389,7 +389,7 @@ class HumanAgent(Agent):
         before, self._after = self._after, None
         if before is None or before.shape != state.shape or np.array_equal(before, state):
             return
-        line = summary(changes(game, before, state, seat))
+        line = summary(changes(game, before, state, seat), limit=10)
         if line:
             self._write(f"Since your last move: {line}")
 

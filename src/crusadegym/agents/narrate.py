@@ -40,6 +40,24 @@ def _dlv(game: Game, a: np.ndarray, b: np.ndarray, viewer: int | None) -> list[s
         r, c = divmod(loc, T.SIZE)
         return f"{'abcdefghijkl'[c]}{r + 1}"
 
+    from crusadegym.core.deus_lo_vult.config import P_CAMP_OWNER
+
+    placed = {  # owners whose unit was placed (moved, deployed) in this change
+        int(T.TOKEN_OWNER[t])
+        for t in range(T.N_TOKENS)
+        if 0 <= int(b[L.TOK_LOC + t]) < T.N_CELLS and a[L.TOK_LOC + t] != b[L.TOK_LOC + t]
+    }
+
+    def why(t: int, cell: int, weak: int) -> str:
+        owner = int(T.TOKEN_OWNER[t])
+        camp = int(game.params[P_CAMP_OWNER + cell])
+        if owner < T.MAX_PLAYERS and camp >= 0 and camp != owner:
+            return " (left in a rival camp)"
+        mover = int(a[L.CUR])  # one's own strong unit dies in one's own turn: a T
+        if owner < T.MAX_PLAYERS and (owner in placed or owner == mover) and not weak:
+            return " (stampede: trampled by 3 friends)"
+        return " (second wound)" if weak else " (killed outright)"
+
     out: list[str] = []
     for t in range(T.N_TOKENS):
         la, lb = int(a[L.TOK_LOC + t]), int(b[L.TOK_LOC + t])
@@ -48,8 +66,7 @@ def _dlv(game: Game, a: np.ndarray, b: np.ndarray, viewer: int | None) -> list[s
         quarter = int(T.TOKEN_OWNER[t]) == T.OWNER_QUARTER
         if on_a and not on_b:
             if lb == L.LOC_PURGATORY:
-                why = " (second wound)" if sa else ""
-                out.append(f"{name(t)} at {where(la)} killed: to Purgatory{why}")
+                out.append(f"{name(t)} at {where(la)} to Purgatory{why(t, la, sa)}")
             elif quarter:
                 what = "Refugee" if sa else "City Quarter"
                 out.append(f"{what} at {where(la)} removed")
@@ -190,12 +207,23 @@ def changes(
     return diff(game, before, after, viewer) if diff else []
 
 
-def summary(items: list[str]) -> str:
-    """``items`` joined into one line (at most :data:`MAX_ITEMS`)."""
+IMPORTANT = ("Purgatory", "wounded", "score", "VP", "influence", "beaten", "built", "coin",
+             "Refugee", "attacked", "healed")  # fmt: skip
+"""Changes with these words come first in a line (a kill before a move)."""
+
+
+def _rank(item: str) -> int:
+    return next((k for k, word in enumerate(IMPORTANT) if word in item), len(IMPORTANT))
+
+
+def summary(items: list[str], limit: int = MAX_ITEMS) -> str:
+    """``items`` in one line, the most important first (at most ``limit``, then how many
+    more)."""
     if not items:
         return ""
-    more = ", ..." if len(items) > MAX_ITEMS else ""
-    return "; ".join(items[:MAX_ITEMS]) + more
+    items = sorted(items, key=_rank)
+    more = f"; and {len(items) - limit} more" if len(items) > limit else ""
+    return "; ".join(items[:limit]) + more
 
 
 def narrate_action(game: Game, state: np.ndarray, action: int, viewer: int | None = None) -> str:
