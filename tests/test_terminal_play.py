@@ -153,3 +153,30 @@ def test_deus_hand_shows_cost_and_effect_and_pay_shows_the_price():
                 return
             game.step(state, int(rng.choice(game.legal_actions(state))))
     pytest.fail("no payment choice met")
+
+
+def test_crusaders_and_deus_moves_are_narrated_with_their_outcome():
+    game = make_game("crusaders", players=2)
+    rng = np.random.default_rng(0)
+    state = game.new_state(0)
+    while not any(
+        game.action_to_str(int(a), state).startswith("upgrade") for a in game.legal_actions(state)
+    ):
+        game.step(state, int(rng.choice(game.legal_actions(state))))
+    a = next(
+        int(a)
+        for a in game.legal_actions(state)
+        if game.action_to_str(int(a), state).startswith("upgrade")
+    )
+    n = game.action_to_str(a, state).split()[1]
+    seat = game.current_player(state)
+    assert f"seat {seat} upgraded wedge {n}" in narrate_action(game, state, a, seat)
+    game = make_game("deus", players=2)
+    state = game.new_state(0)
+    build = next(
+        int(a)
+        for a in game.legal_actions(state)
+        if game.action_to_str(int(a), state).startswith("build")
+    )
+    card = game.action_to_str(build, state).split()[1]
+    assert narrate_action(game, state, build, 1).endswith(f"seat 0 played {card}")
