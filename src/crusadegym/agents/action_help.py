@@ -101,8 +101,9 @@ _DEUS: dict[str, str] = {
     "offer": "offer CARD: discard cards to a god: the first names the top card (its god "
     "gives the power), `offer` more cards under it, then `done`. The more cards, the "
     "stronger the power; then refill your hand to 5.",
-    "region": "region X: the region for the piece being placed (or the one a card effect "
-    "asks for). Columns a-d, rows 0-6 of the map.",
+    "region": "region X: the region for the piece being placed (or one a card effect "
+    "asks for); X = tile letter + position (0 the tile's centre, 1-6 around it), as on "
+    "the hex map.",
     "resource": "resource R: the resource a card effect or a god (Ceres) lets you choose.",
     "piece": "piece TYPE: which wooden piece you take (Mars, card effects).",
     "god": "god G: Jupiter's offering: the god whose power you use instead.",
