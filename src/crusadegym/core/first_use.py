@@ -3,7 +3,7 @@
 A game's kernels are compiled by numba on their first call and cached on disk
 (``core/jit.py``: ``__pycache__`` next to the sources, or ``NUMBA_CACHE_DIR``). The
 first compile takes from about 20 s (Deus, Crusaders) to about two minutes (the
-Campaign) on a loaded 2-core machine (``docs/benchmarks.md``, "Cold and warm start"),
+Campaign) on an otherwise idle 2-core machine (``docs/benchmarks.md``, "Cold and warm start"),
 and used to pass in silence. :func:`notice`, called by
 :func:`~crusadegym.core.make_game` (the one place every game is built), says so once:
 
@@ -35,8 +35,9 @@ ESTIMATE_S = {
     "deus": 20,
     "crusaders": 20,
 }
-"""Rough seconds of a cold compile up to the first step, per game (measured on a loaded
-2-core machine, docs/benchmarks.md)."""
+"""Rough seconds of a cold compile up to the first step, per game: issue #40's figures on
+this 2-core machine, rounded up (42.5, 107.6, 18 and 18.6 s); a busy machine takes
+several times longer (docs/benchmarks.md)."""
 
 _on_stderr = False
 _noticed: set[str] = set()
