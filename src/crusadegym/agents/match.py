@@ -32,6 +32,7 @@ from crusadegym.errors import UserError
 
 from .base import select_action
 from .human import HumanAgent, QuitGame, UndoRequest
+from .narrate import narrate_action
 from .options import make_game_with_players, parse_options, with_preset
 from .pretrained import check_pretrained_specs
 from .registry import make_agent
@@ -108,8 +109,9 @@ def play_session(
         if verbose and not isinstance(agent, HumanAgent):
             # as the (first) human seat sees it: a rival's face-down card is not named
             viewer = next((i for i, x in enumerate(seats) if isinstance(x, HumanAgent)), None)
-            label = game.action_label(action, state, viewer)
-            out.write(f"seat {seat} ({names[seat]}) plays {label}\n")
+            line = narrate_action(game, state, action, viewer)  # "seat S plays X: outcome"
+            out.write(line.replace(f"seat {seat} plays", f"seat {seat} ({names[seat]}) plays", 1))
+            out.write("\n")
         game.step(state, action)
         played.actions.append(action)
     played.state = state
