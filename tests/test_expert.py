@@ -22,7 +22,7 @@ from crusadegym.errors import UserError
 
 torch = pytest.importorskip("torch")
 from crusadegym.training.expert.model import PolicyValueModel, export  # noqa: E402
-from crusadegym.training.expert.options import build_parser, parse_options  # noqa: E402
+from crusadegym.training.expert.options import build_parser, command_line, parse_options  # noqa: E402
 from crusadegym.training.expert.recipe import Run  # noqa: E402
 
 TINY = "tiny_tictactoe"
@@ -140,6 +140,7 @@ def test_sequential_halving_follows_the_mctx_schedule():
 def test_options_are_declared_once():
     opts = parse_options([TINY, "--minutes", "0.5", "--option", "players=2"])
     assert opts.game == TINY and opts.minutes == 0.5 and opts.game_options() == {"players": 2}
+    assert command_line(opts) == f"crusadegym expert {TINY} --option players=2 --minutes 0.5"
     flags = {a.dest for a in build_parser()._actions}
     assert {"simulations", "batch_games", "teacher", "hidden"} <= flags
 

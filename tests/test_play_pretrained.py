@@ -11,11 +11,20 @@ import pytest
 
 from crusadegym.agents.arena import play_game
 from crusadegym.agents.base import select_action
-from crusadegym.agents.pretrained import CHECKPOINTS, pretrained_path
+from crusadegym.agents.network import PolicyValueNet
+from crusadegym.agents.pretrained import (
+    CHECKPOINTS,
+    PRETRAINED_DIR,
+    check_pretrained_specs,
+    expert_network_path,
+    pretrained_path,
+    shipped_games,
+)
 from crusadegym.agents.registry import make_agent
 from crusadegym.core import make_game
 
 MAX_BYTES = 5_000_000
+SHIPPED_SUFFIXES = {".zip", ".json", ".npz"}
 """The shipped policy must stay a few MB (the issue's limit)."""
 
 pytest.importorskip("sb3_contrib", reason="policies need the train extra")
@@ -87,3 +96,23 @@ def test_play_against_pretrained_from_the_command_line(monkeypatch, capsys, tmp_
     assert main([*argv, "-o", "rounds=1", "-o", "max_turns=4"]) == 0
     out = capsys.readouterr().out
     assert "seat 0 (pretrained) plays" in out and "replay saved" in out
+
+
+def test_everything_shipped_fits_the_wheel_budget():
+    """All shipped agents together (checkpoints, sidecars, networks, fitted parts) < 5 MB."""
+    total = sum(p.stat().st_size for p in PRETRAINED_DIR.iterdir() if p.suffix in SHIPPED_SUFFIXES)
+    assert total < MAX_BYTES
+
+
+@pytest.mark.parametrize("name", ["deus", "crusaders"])
+def test_the_shipped_networks_play_their_game_to_the_end(name):
+    """``pretrained`` in Deus and Crusaders is the expert-iteration network (numpy only)."""
+    assert name in shipped_games()
+    net = PolicyValueNet.load(expert_network_path(name))
+    game = make_game(name)
+    net.check_game(game)
+    assert net.meta["command"].startswith(f"crusadegym expert {name}")
+    agents = [make_agent("pretrained", 0), make_agent("random", 1)]
+    record = play_game(game, agents, seed=5)
+    assert record["steps"] > 0 and not record["truncated"]
+    check_pretrained_specs(["pretrained"], name)  # no refusal where a network is shipped

@@ -11,6 +11,11 @@ crusadegym.training.searchfit`` (``docs/training.md`` gives the command and how 
 measured); ``mcts:value=pretrained``
 and ``heuristic:value=pretrained`` search with it (numpy only, no extra needed).
 
+``deus_expert.npz`` and ``crusaders_expert.npz`` are networks trained by expert iteration
+(``crusadegym expert``, :mod:`crusadegym.agents.network`; numpy only): ``pretrained`` in
+Deus and Crusaders plays them alone (``pretrained:simulations=32`` searches with them).
+``docs/training.md`` gives their commands and measured strength.
+
 ``deus_lo_vult_select.npz`` is a selection prior (:mod:`crusadegym.agents.select_prior`)
 fitted for that value by ``python -m crusadegym.training.selectfit``:
 ``mcts:value=pretrained:select_prior=pretrained`` (compiled MCTS).

@@ -106,6 +106,19 @@ def build_parser(
     return parser
 
 
+def command_line(opts: ExpertOptions) -> str:
+    """The ``crusadegym expert`` command that gives ``opts`` (non-default options only)."""
+    words = ["crusadegym", "expert", opts.game]
+    for f in fields(opts):
+        value = getattr(opts, f.name)
+        if f.metadata.get("positional") or value == f.default:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        for item in value if isinstance(value, list) else [value]:
+            words += [flag, str(item)]
+    return " ".join(words)
+
+
 def parse_options(argv: list[str] | None = None) -> ExpertOptions:
     """The options of ``argv`` (the command line when ``None``)."""
     return ExpertOptions(**vars(build_parser().parse_args(argv)))

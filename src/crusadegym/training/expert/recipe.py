@@ -18,7 +18,6 @@ Play it with ``crusadegym arena GAME --agents expert:runs/expert/GAME/final.npz 
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -34,7 +33,7 @@ from crusadegym.core import Game
 
 from .buffer import ReplayBuffer
 from .model import PolicyValueModel, export, loss_terms
-from .options import ExpertOptions, parse_options
+from .options import ExpertOptions, command_line, parse_options
 from .selfplay import SelfPlay
 
 
@@ -106,7 +105,7 @@ class Run:
             "options": self.options,
             "recipe": "expert iteration (Gumbel search)",
             "hidden": opts.hidden,
-            "command": "crusadegym expert " + " ".join(sys.argv[1:]),
+            "command": command_line(opts),
             "training_options": asdict(opts),
         }
 
