@@ -25,9 +25,10 @@ def test_every_game_gets_random_heuristic_mcts_budgets_and_its_learned_agents():
     assert agents == ["random", "heuristic", "mcts:iterations=25", "mcts:iterations=100",
                       "pretrained", "policy:a.zip"]  # fmt: skip
     assert ladder_agents("deus", (10,), [], shipped=True) == [
-        "random", "heuristic", "mcts:iterations=10"]  # fmt: skip
-    assert ladder_agents("deus", parse_budgets("default,50"), [], shipped=True) == [
+        "random", "heuristic", "mcts:iterations=10", "pretrained"]  # fmt: skip
+    assert ladder_agents("deus", parse_budgets("default,50"), [], shipped=False) == [
         "random", "heuristic", "mcts", "mcts:iterations=50"]  # fmt: skip
+    assert "pretrained" not in ladder_agents("tiny_tictactoe", (10,), [], shipped=True)
     with pytest.raises(ValueError, match="--budgets takes positive integers or default"):
         parse_budgets("100,lots")
     assert parse_learned(["deus=policy:x.zip", "deus=policy:y.zip"]) == {
