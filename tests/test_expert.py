@@ -110,6 +110,14 @@ def test_checkpoints_round_trip(tmp_path):
     assert first.act_state(game, state) == second.act_state(game, state)
 
 
+def test_bad_expert_specs_get_one_line_errors():
+    from crusadegym.agents.registry import make_agent
+
+    for bad in ("expert:", "expert:simulations=8"):
+        with pytest.raises(ValueError, match="expected expert:PATH.npz"):
+            make_agent(bad)
+
+
 def test_bad_network_files_get_one_line_errors(tmp_path):
     with pytest.raises(UserError, match="no network file"):
         PolicyValueNet.load(tmp_path / "missing.npz")

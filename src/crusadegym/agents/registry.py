@@ -68,12 +68,17 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
     return agent
 
 
+def _path_spec(spec: str, kind: str, example: str) -> tuple[str, dict]:
+    """``KIND:PATH[:key=value...]`` -> (PATH, options); a ``ValueError`` without a path."""
+    path, *parts = spec.removeprefix(f"{kind}:").split(":")
+    if not path or "=" in path:
+        raise ValueError(f"bad agent spec {spec!r}; expected {kind}:{example}")
+    return path, parse_agent_spec(f"{kind}:" + ":".join(parts))[1] if parts else {}
+
+
 def _expert_agent(spec: str, seed: int) -> Agent:
     """``expert:PATH[:simulations=N]``: a network of ``crusadegym expert`` (numpy only)."""
-    path, *parts = spec.removeprefix("expert:").split(":")
-    if not path:
-        raise ValueError(f"bad agent spec {spec!r}; expected expert:PATH.npz[:simulations=N]")
-    _, options = parse_agent_spec("expert:" + ":".join(parts)) if parts else ("expert", {})
+    path, options = _path_spec(spec, "expert", "PATH.npz[:simulations=N]")
     try:
         return ExpertAgent(path, seed=seed, **options)
     except TypeError as e:
@@ -82,10 +87,7 @@ def _expert_agent(spec: str, seed: int) -> Agent:
 
 def _puct_agent(spec: str, seed: int) -> Agent:
     """``puct:PATH[:key=value...]``: PUCT search over a checkpoint (needs the train extra)."""
-    path, *parts = spec.removeprefix("puct:").split(":")
-    if not path or "=" in path:
-        raise ValueError(f"bad agent spec {spec!r}; expected puct:PATH.zip[:simulations=N]")
-    _, options = parse_agent_spec("puct:" + ":".join(parts)) if parts else ("puct", {})
+    path, options = _path_spec(spec, "puct", "PATH.zip[:simulations=N]")
     from crusadegym.training.puct import PUCTAgent
 
     try:
