@@ -78,8 +78,9 @@ def considered_visits(max_considered: int, simulations: int) -> np.ndarray:
     return table
 
 
-def _kernels(game: Game) -> tuple[Any, Any, Any]:
-    """The three compiled passes (``start``, ``descend``, ``absorb_decide``) for ``game``."""
+def _kernels(game: Game) -> tuple[Any, Any, Any, Any]:
+    """The compiled passes (``start``, ``descend``, ``absorb``, ``decide``) for ``game``; each
+    takes the tree's arrays as one tuple (:attr:`GumbelSearch.tree`)."""
     k = game.k
     legal_mask, step, observe = k.legal_mask, k.step, k.observe
     is_terminal, current_player, returns = k.is_terminal, k.current_player, k.returns
@@ -133,11 +134,11 @@ def _kernels(game: Game) -> tuple[Any, Any, Any]:
             out[a] /= z
 
     @kjit
-    def open_node(
-        states, mover, values, legal, child, edge_n, edge_w, g, node, params, obs_out, mask_out
-    ):
+    def open_node(tree, g, node, params):
         """Fill a new node from ``states[g, node]``; True if it needs the network (the
         game goes on: its observation and mask are written to row ``g`` of the outputs)."""
+        states, mover, values, logits, legal, child, edge_n, edge_w, n_nodes = tree[:9]
+        path, path_len, leaf, needs, obs_out, mask_out = tree[9:]
         state = states[g, node]
         child[g, node, :] = -1
         edge_n[g, node, :] = 0
@@ -155,25 +156,11 @@ def _kernels(game: Game) -> tuple[Any, Any, Any]:
         return True
 
     @kjit
-    def start(
-        roots,
-        active,
-        states,
-        mover,
-        values,
-        logits,
-        legal,
-        child,
-        edge_n,
-        edge_w,
-        n_nodes,
-        leaf,
-        params,
-        obs_out,
-        mask_out,
-    ):
+    def start(tree, roots, active, params):
         """Make each active game's root (node 0) from ``roots[g]``; ``leaf[g]`` = 0 when it
         needs the network, else -1 (a finished game has nothing to search)."""
+        states, mover, values, logits, legal, child, edge_n, edge_w, n_nodes = tree[:9]
+        path, path_len, leaf, needs, obs_out, mask_out = tree[9:]
         for g in range(roots.shape[0]):
             leaf[g] = NO_LEAF
             if not active[g]:
@@ -181,37 +168,15 @@ def _kernels(game: Game) -> tuple[Any, Any, Any]:
             states[g, 0] = roots[g]
             n_nodes[g] = 1
             logits[g, 0, :] = ILLEGAL_LOGIT
-            if open_node(
-                states, mover, values, legal, child, edge_n, edge_w, g, 0, params, obs_out, mask_out
-            ):
+            if open_node(tree, g, 0, params):
                 leaf[g] = 0
 
     @kjit
-    def descend(
-        active,
-        states,
-        mover,
-        values,
-        logits,
-        legal,
-        child,
-        edge_n,
-        edge_w,
-        n_nodes,
-        gumbel,
-        considered,
-        schedule,
-        simulation,
-        path,
-        path_len,
-        leaf,
-        needs,
-        params,
-        obs_out,
-        mask_out,
-    ):
+    def descend(tree, active, gumbel, considered, schedule, simulation, params):
         """One simulation per active tree: select from the root to an unexpanded edge,
         expand it; ``needs[g]`` says whether the new leaf waits for the network."""
+        states, mover, values, logits, legal, child, edge_n, edge_w, n_nodes = tree[:9]
+        path, path_len, leaf, needs, obs_out, mask_out = tree[9:]
         n_actions = logits.shape[2]
         sigma = np.zeros(n_actions, np.float64)
         policy = np.zeros(n_actions, np.float64)
@@ -271,42 +236,18 @@ def _kernels(game: Game) -> tuple[Any, Any, Any]:
                     step(states[g, nxt], params, best, rewards)
                     child[g, node, best] = nxt
                     logits[g, nxt, :] = ILLEGAL_LOGIT
-                    needs[g] = open_node(
-                        states,
-                        mover,
-                        values,
-                        legal,
-                        child,
-                        edge_n,
-                        edge_w,
-                        g,
-                        nxt,
-                        params,
-                        obs_out,
-                        mask_out,
-                    )
+                    needs[g] = open_node(tree, g, nxt, params)
                     leaf[g] = nxt
                     break
                 node = nxt
             path_len[g] = length
 
     @kjit
-    def absorb(
-        needs,
-        leaf,
-        mover,
-        values,
-        logits,
-        legal,
-        edge_n,
-        edge_w,
-        path,
-        path_len,
-        net_logits,
-        net_values,
-    ):
+    def absorb(tree, net_logits, net_values):
         """Store the network's answer for the leaves that waited for it, then back every
         leaf's per-seat value up its path (each edge adds its mover's value)."""
+        states, mover, values, logits, legal, child, edge_n, edge_w, n_nodes = tree[:9]
+        path, path_len, leaf, needs, obs_out, mask_out = tree[9:]
         n_players = values.shape[2]
         for g in range(leaf.shape[0]):
             node = leaf[g]
@@ -325,8 +266,10 @@ def _kernels(game: Game) -> tuple[Any, Any, Any]:
                 edge_w[g, parent, a] += values[g, node, mover[g, parent]]
 
     @kjit
-    def decide(active, mover, values, logits, legal, edge_n, edge_w, gumbel, targets, actions):
+    def decide(tree, active, gumbel, targets, actions):
         """Each active game's move (the best considered root action) and policy target."""
+        states, mover, values, logits, legal, child, edge_n, edge_w, n_nodes = tree[:9]
+        path, path_len, leaf, needs, obs_out, mask_out = tree[9:]
         n_actions = logits.shape[2]
         sigma = np.zeros(n_actions, np.float64)
         policy = np.zeros(n_actions, np.float64)
@@ -399,6 +342,24 @@ class GumbelSearch:
         self.root_masks = np.zeros((batch, a), np.uint8)
         self.targets = np.zeros((batch, a), np.float32)
         self.actions = np.zeros(batch, np.int64)
+        self.tree = (
+            self.states,
+            self.mover,
+            self.values,
+            self.logits,
+            self.legal,
+            self.child,
+            self.edge_n,
+            self.edge_w,
+            self.n_nodes,
+            self.path,
+            self.path_len,
+            self.leaf,
+            self.needs,
+            self.obs,
+            self.masks,
+        )
+        """The arrays the compiled passes share, in their unpacking order."""
 
     def run(
         self, roots: np.ndarray, active: np.ndarray, gumbel: np.ndarray, evaluate: Any
@@ -412,23 +373,8 @@ class GumbelSearch:
         active = np.asarray(active, np.bool_)
         gumbel = np.asarray(gumbel, np.float64)
         self.obs[:] = 0.0
-        start(
-            roots,
-            active,
-            self.states,
-            self.mover,
-            self.values,
-            self.logits,
-            self.legal,
-            self.child,
-            self.edge_n,
-            self.edge_w,
-            self.n_nodes,
-            self.leaf,
-            params,
-            self.obs,
-            self.masks,
-        )
+        tree = self.tree
+        start(tree, roots, active, params)
         self.root_obs[:] = self.obs
         self.root_masks[:] = self.masks
         self.needs[:] = self.leaf >= 0
@@ -437,42 +383,9 @@ class GumbelSearch:
         n_legal = self.legal[:, 0].sum(axis=1)
         considered = np.minimum(n_legal, self.max_considered).astype(np.int64)
         for simulation in range(self.simulations):
-            descend(
-                active,
-                self.states,
-                self.mover,
-                self.values,
-                self.logits,
-                self.legal,
-                self.child,
-                self.edge_n,
-                self.edge_w,
-                self.n_nodes,
-                gumbel,
-                considered,
-                self.schedule,
-                simulation,
-                self.path,
-                self.path_len,
-                self.leaf,
-                self.needs,
-                params,
-                self.obs,
-                self.masks,
-            )
+            descend(tree, active, gumbel, considered, self.schedule, simulation, params)
             self._absorb(evaluate)
-        decide(
-            active,
-            self.mover,
-            self.values,
-            self.logits,
-            self.legal,
-            self.edge_n,
-            self.edge_w,
-            gumbel,
-            self.targets,
-            self.actions,
-        )
+        decide(tree, active, gumbel, self.targets, self.actions)
         return self.actions.copy()
 
     def _absorb(self, evaluate: Any) -> None:
@@ -485,17 +398,4 @@ class GumbelSearch:
             net_logits[waiting] = logits
             net_values[waiting] = values
         _, _, absorb, _ = self.passes
-        absorb(
-            self.needs,
-            self.leaf,
-            self.mover,
-            self.values,
-            self.logits,
-            self.legal,
-            self.edge_n,
-            self.edge_w,
-            self.path,
-            self.path_len,
-            net_logits,
-            net_values,
-        )
+        absorb(self.tree, net_logits, net_values)
