@@ -75,6 +75,10 @@ def describe(ev: dict) -> str:
     )
 
 
+PRINT_SECONDS = 15.0
+"""A progress line at most this often (CPU seconds of training), and at each phase change."""
+
+
 class Run:
     """One training run's state: game, network, optimiser, self-play, buffer, curve."""
 
@@ -188,6 +192,7 @@ class Run:
         teacher_seconds = opts.minutes * 60 * opts.teacher_share if teacher else 0.0
         compiled = False
         rounds = 0
+        last_print, last_phase = -PRINT_SECONDS, ""
         while self.seconds < opts.minutes * 60 and (opts.rounds == 0 or rounds < opts.rounds):
             rounds += 1
             start = time.process_time()
@@ -215,13 +220,14 @@ class Run:
             policy_loss, value_loss = self.learn(new) if self.buffer.size else (0.0, 0.0)
             self.seconds += time.process_time() - start
             phase = "teacher" if teaching else "search"
-            print(
-                f"  {self.seconds / 60:5.1f} min ({phase}): {self.games} games "
-                f"({self.capped} at cap), "
-                f"{self.buffer.added} samples, {self.steps} steps, policy loss "
-                f"{policy_loss:.3f}, value loss {value_loss:.3f}",
-                flush=True,
-            )
+            if self.seconds - last_print >= PRINT_SECONDS or phase != last_phase:
+                last_print, last_phase = self.seconds, phase
+                print(
+                    f"  {self.seconds / 60:5.1f} min ({phase}): {self.games} games "
+                    f"({self.capped} at cap), {self.buffer.added} samples, {self.steps} steps, "
+                    f"policy loss {policy_loss:.3f}, value loss {value_loss:.3f}",
+                    flush=True,
+                )
             if self.seconds - last_checkpoint >= opts.checkpoint_minutes * 60:
                 last_checkpoint = self.seconds
                 self.checkpoint()
