@@ -231,6 +231,8 @@ class Run:
             if self.seconds - last_checkpoint >= opts.checkpoint_minutes * 60:
                 last_checkpoint = self.seconds
                 self.checkpoint()
+        if self.curve and self.curve[-1]["gradient_steps"] == self.steps:
+            return self.curve[-1]  # the budget ran out at a checkpoint: no second one
         return self.checkpoint()
 
 
