@@ -60,12 +60,18 @@ def make_agent(spec: str, seed: int = 0) -> Agent:
                 f"unknown agent {name!r}; built-in: {sorted(AGENT_TYPES)}, policy:PATH.zip "
                 "or puct:PATH.zip"
             )
-        try:
-            agent = AGENT_TYPES[name](seed=seed, **options)
-        except TypeError as e:
-            raise ValueError(f"bad options for agent {name!r}: {e}") from e
+        agent = _construct(name, AGENT_TYPES[name], seed, **options)
     agent.name = spec
     return agent
+
+
+def _construct(name: str, factory: Callable[..., Agent], seed: int, *args, **options) -> Agent:
+    """``factory(*args, seed=seed, **options)``; options it does not take are a
+    ``ValueError`` naming the agent (not a ``TypeError`` from deep inside)."""
+    try:
+        return factory(*args, seed=seed, **options)
+    except TypeError as e:
+        raise ValueError(f"bad options for agent {name!r}: {e}") from e
 
 
 def _path_spec(spec: str, kind: str, example: str) -> tuple[str, dict]:
@@ -79,10 +85,7 @@ def _path_spec(spec: str, kind: str, example: str) -> tuple[str, dict]:
 def _expert_agent(spec: str, seed: int) -> Agent:
     """``expert:PATH[:simulations=N]``: a network of ``crusadegym expert`` (numpy only)."""
     path, options = _path_spec(spec, "expert", "PATH.npz[:simulations=N]")
-    try:
-        return ExpertAgent(path, seed=seed, **options)
-    except TypeError as e:
-        raise ValueError(f"bad options for agent 'expert': {e}") from e
+    return _construct("expert", ExpertAgent, seed, path, **options)
 
 
 def _puct_agent(spec: str, seed: int) -> Agent:
@@ -90,7 +93,4 @@ def _puct_agent(spec: str, seed: int) -> Agent:
     path, options = _path_spec(spec, "puct", "PATH.zip[:simulations=N]")
     from crusadegym.training.puct import PUCTAgent
 
-    try:
-        return PUCTAgent(path, seed=seed, **options)
-    except TypeError as e:
-        raise ValueError(f"bad options for agent 'puct': {e}") from e
+    return _construct("puct", PUCTAgent, seed, path, **options)

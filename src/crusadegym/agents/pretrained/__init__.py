@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from crusadegym.agents.base import Agent
+from crusadegym.agents.base import Agent, select_action
 from crusadegym.errors import UserError
 
 PRETRAINED_DIR = Path(__file__).resolve().parent
@@ -63,15 +63,22 @@ def shipped_games() -> list[str]:
     return sorted(games)
 
 
-class _ShippedAgent(Agent):
+class PretrainedAgent(Agent):
     """The shipped agent of whichever game it is asked to play: the game's expert
     network (:class:`~crusadegym.agents.expert.ExpertAgent`, numpy only) when one is
-    shipped, else its MaskablePPO checkpoint (needs the ``train`` extra)."""
+    shipped, else its MaskablePPO checkpoint (needs the ``train`` extra). ``game``
+    loads that game's player now (errors early); ``deterministic`` is the checkpoint's
+    option, ``simulations`` the network's (:class:`~crusadegym.agents.expert.ExpertAgent`)."""
 
     name = "pretrained"
 
-    def __init__(self, seed: int = 0, game: str | None = None, deterministic: bool = True,
-                 simulations: int = 0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        seed: int = 0,
+        game: str | None = None,
+        deterministic: bool = True,
+        simulations: int = 0,
+    ) -> None:
         super().__init__(seed)
         self.deterministic = deterministic
         self.simulations = int(simulations)
@@ -90,22 +97,14 @@ class _ShippedAgent(Agent):
             else:
                 from crusadegym.agents.neural import load_policy_agent
 
-                player = load_policy_agent(pretrained_path(game), seed=self.seed,
-                                           deterministic=self.deterministic)  # fmt: skip
+                player = load_policy_agent(
+                    pretrained_path(game), seed=self.seed, deterministic=self.deterministic
+                )
             self._players[game] = player
         return self._players[game]
 
     def act_state(self, game: Any, state: Any) -> int:
-        from crusadegym.agents.base import select_action
-
         return select_action(self.player_for(game.name), game, state)
-
-
-def PretrainedAgent(seed: int = 0, game: str | None = None, deterministic: bool = True,  # noqa: N802 - an agent factory named like the agent classes
-                    simulations: int = 0) -> Agent:  # fmt: skip
-    """The shipped agent (of ``game``, or of whichever game it plays)."""
-    return _ShippedAgent(seed=seed, game=game, deterministic=deterministic,
-                         simulations=simulations)  # fmt: skip
 
 
 def check_pretrained_specs(specs: list[str], game: str) -> None:

@@ -53,7 +53,7 @@ def measure(
     )
     summary = result["summary"][spec]
     points = summary["wins"] + 0.5 * summary["draws"]
-    lo, hi = wilson_interval(round(points), summary["games"])
+    lo, hi = wilson_interval(points, summary["games"])  # a draw half a win, as the ladder
     return {
         "vs": opponent,
         "games": summary["games"],
@@ -206,8 +206,8 @@ class Run:
                 if not compiled:  # the one-off compile of the search is not training time
                     compiled = True
                     print(
-                        f"  compiled the search in {time.process_time() - start:.0f} s "
-                        "(not counted)",
+                        f"  compiled the search and played its first round in "
+                        f"{time.process_time() - start:.0f} s (not counted)",
                         flush=True,
                     )
                     start = time.process_time()

@@ -84,8 +84,9 @@ class SelfPlay:
     ) -> list[FinishedGame]:
         """``moves`` moves in every game, each searched, except that in a share
         ``teacher_games`` of the games (drawn when a game starts) one seat, drawn at
-        random, is played by ``teacher`` (an early opponent: its moves are not samples);
-        returns the games that finished meanwhile."""
+        random, is played by ``teacher`` (an early opponent; its moves are samples with
+        their one-hot policy, as in :meth:`play_teacher`); returns the games that finished
+        meanwhile."""
         game, batch = self.game, self.states.shape[0]
         finished: list[FinishedGame] = []
         self.teacher_games = teacher_games if teacher is not None else 0.0
@@ -117,12 +118,7 @@ class SelfPlay:
                 else:  # the teacher's move is a sample too (its one-hot policy)
                     action = int(teacher.act_state(game, state))
                     self.history[slot].append(self._teacher_row(state, int(movers[slot]), action))
-                game.k.step(state, game.params, action, self._rewards)
-                self._play_forced(slot)
-                if game.k.is_terminal(state, game.params):
-                    if self.history[slot]:
-                        finished.append(self._finish(slot))
-                    self._new_game(slot)
+                self._advance(slot, action, finished)
         return finished
 
     def play_teacher(self, teacher: Any, moves: int) -> list[FinishedGame]:
@@ -137,12 +133,19 @@ class SelfPlay:
                 seat = game.k.current_player(state, game.params)
                 action = int(teacher.act_state(game, state))
                 self.history[slot].append(self._teacher_row(state, seat, action))
-                game.k.step(state, game.params, action, self._rewards)
-                self._play_forced(slot)
-                if game.k.is_terminal(state, game.params):
-                    finished.append(self._finish(slot))
-                    self._new_game(slot)
+                self._advance(slot, action, finished)
         return finished
+
+    def _advance(self, slot: int, action: int, finished: list[FinishedGame]) -> None:
+        """Play ``action`` in ``slot``, then its forced moves; a game that ends there goes
+        to ``finished`` (if it has samples) and a new one takes the slot."""
+        game, state = self.game, self.states[slot]
+        game.k.step(state, game.params, action, self._rewards)
+        self._play_forced(slot)
+        if game.k.is_terminal(state, game.params):
+            if self.history[slot]:
+                finished.append(self._finish(slot))
+            self._new_game(slot)
 
     def _teacher_row(self, state: np.ndarray, seat: int, action: int) -> tuple:
         """A sample row of a teacher's move: the seat's view, the mask, the move one-hot."""
