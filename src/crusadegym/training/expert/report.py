@@ -2,7 +2,8 @@
 
 ``python -m crusadegym.training.expert.report runs/expert/deus/curve.json`` prints one row
 per checkpoint: CPU minutes of training, self-play games, gradient steps, and the network
-alone's score against each measured opponent (Wilson 95% interval, games at the cap).
+alone's score against each measured opponent (Wilson 95% interval, and how many games
+ended at the turn cap, zero included).
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ def curve_table(curve: dict) -> str:
                 cells.append("—")
                 continue
             lo, hi = ev["score_ci95"]
-            cap = f", {ev['cap_endings']} at cap" if ev["cap_endings"] else ""
-            cells.append(f"{ev['score']:.2f} [{lo:.2f}, {hi:.2f}] ({ev['games']} games{cap})")
+            cells.append(
+                f"{ev['score']:.2f} [{lo:.2f}, {hi:.2f}] "
+                f"({ev['games']} games, {ev['cap_endings']} at cap)"
+            )
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
