@@ -50,16 +50,20 @@ def pretrained_path(game: str = "deus_lo_vult") -> Path:
     return path
 
 
+def expert_networks() -> dict[str, Path]:
+    """Game name -> its shipped expert-iteration network (``GAME_expert.npz`` files)."""
+    return {p.name.removesuffix("_expert.npz"): p for p in PRETRAINED_DIR.glob("*_expert.npz")}
+
+
 def expert_network_path(game: str) -> Path | None:
-    """The shipped expert-iteration network of ``game`` (``GAME_expert.npz``), if any."""
-    path = PRETRAINED_DIR / f"{game}_expert.npz"
-    return path if path.is_file() else None
+    """The shipped network of ``game``, if any (looked up among the shipped files, never
+    a path made from ``game``)."""
+    return expert_networks().get(game)
 
 
 def shipped_games() -> list[str]:
     """The games a ``pretrained`` agent is shipped for (a network or a checkpoint)."""
-    games = {p.name.removesuffix("_expert.npz") for p in PRETRAINED_DIR.glob("*_expert.npz")}
-    games |= {g for g, p in CHECKPOINTS.items() if p.is_file()}
+    games = set(expert_networks()) | {g for g, p in CHECKPOINTS.items() if p.is_file()}
     return sorted(games)
 
 
