@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from crusadegym.agents.base import Agent, select_action
+from crusadegym.agents.expert import ExpertAgent
 from crusadegym.errors import UserError
 
 PRETRAINED_DIR = Path(__file__).resolve().parent
@@ -95,8 +96,6 @@ class PretrainedAgent(Agent):
         if game not in self._players:
             network = expert_network_path(game)
             if network is not None:
-                from crusadegym.agents.expert import ExpertAgent
-
                 player: Agent = ExpertAgent(network, seed=self.seed, simulations=self.simulations)
             else:
                 from crusadegym.agents.neural import load_policy_agent
