@@ -19,6 +19,7 @@ from crusadegym.agents.base import select_action
 from crusadegym.agents.heuristics import HeuristicAgent
 from crusadegym.core import make_game
 from crusadegym.core.deus_lo_vult import layout as L
+from crusadegym.core.deus_lo_vult import tables as T
 
 SMALL = {"players": 2, "rounds": 1, "max_turns": 400}  # max_turns: per seat, never reached
 GAMES = 4
@@ -100,3 +101,59 @@ def test_a_seat_out_of_the_race_ends_a_three_player_game():
     assert _greedy(game, state, 2) == ["cell k10", "give S"]
     assert game.is_terminal(state) and not game.is_truncated(state)
     assert np.array_equal(game.returns(state), [1.0, -1.0, -1.0])
+
+
+def test_a_seat_far_ahead_secures_the_coin_that_decides_the_game():
+    """Round 2, seat 0 leads 21 to 0 and carries the round's last coin next to its camp
+    (centre b2). Securing it ends the round and decides the game (the last round's coins
+    cannot close the gap): the decided value must beat every undecided one, which a tanh
+    of a 250-coin-unit margin (1 - 5e-4) used to exceed (a heuristic vs random game
+    stalled here until the cap)."""
+    fields = {"c1": "0K", "c2": "0K*1", "c3": "0F", "h8": "1P'", "i9": "1C'", "h10": "1A'"}
+    header = "seat=0 ap=7 phase=army round=2 score=21,0 left=1 purgatory=0P,0A,0P,1P,1K,1P,1V"
+    game, state = position(fields, header)
+    assert _greedy(game, state, 2) == ["cell c2", "give W"]
+    assert state[L.ROUND] == 2 and state[L.SCORE] == 22
+
+
+def test_a_carrier_two_steps_from_home_walks_its_coin_home():
+    """Seat 1's wounded Archer on i10 carries a coin; its camp centre is k11 and the
+    Refugee on j11 blocks the short way, so the coin goes home by k10. Each step home must
+    pay more than the band's shape it costs (the band splits for a move): the heuristic
+    used to move Saracens about instead, turn after turn, against a random seat."""
+    fields = {"i9": "1K", "i10": "1A'*1", "j10": "1K", "j11": "R7", "c1": "0F", "c2": "0P'",
+              "d3": "0P", "a5": "0P", "a6": "0F'", "f5": "Q8*4", "e7": "Q6*3"}  # fmt: skip
+    header = "seat=1 ap=7 phase=army round=2 score=0,16 left=8 purgatory=0P,1F,1P,1A,0F"
+    game, state = position(fields, header)
+    names = _greedy(game, state, 4, seed=1)
+    assert state[L.SCORE + 1] == 17, names
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_band_fetches_a_lone_unit_that_alone_can_plunder_the_last_coin(seed):
+    """Last round, 18 to 17, the game's last coin in the Court on e7 (coin edge east): of
+    seat 0's units only its Foot Knight strikes west from f7, and it stands alone in its
+    camp on c3, where it cannot move [R "Unit Movement"]. A lone unit's way to the loot
+    counts the steps a friend needs to join it, and escorts are pulled to a looter on
+    its way, so the band walks over to the Knight within the turn (the heuristic used to
+    end its turns here until the cap)."""
+    fields = {"c3": "0K", "d6": "0V", "e6": "0V", "d7": "0V'", "e7": "Q8*1", "g7": "1F'",
+              "h7": "1P", "f8": "1P", "e9": "1V", "f9": "1P", "j10": "1F"}  # fmt: skip
+    header = "seat=0 ap=7 phase=army round=3 score=18,17 left=1 purgatory=0K,0P,1A,1P"
+    game, state = position(fields, header)
+    agent, names = HeuristicAgent(seed=seed), []
+    while state[L.CUR] == 0:
+        action = select_action(agent, game, state)
+        names.append(game.action_to_str(action, state))
+        game.step(state, action)
+    knight = [c for c in range(T.N_CELLS) if _own_kind(state, c) == "foot_knight"]
+    assert len(knight) == 1, names
+    assert any(n >= 0 and _own_kind(state, n) for n in T.NEIGH[knight[0]]), names
+
+
+def _own_kind(state, cell: int) -> str:
+    """The kind of seat 0's Crusader on ``cell`` ('' for anything else)."""
+    t = int(state[L.BOARD + cell])
+    if t < 0 or t >= T.SARACEN_TOKEN0 or T.TOKEN_OWNER[t] != 0:
+        return ""
+    return T.KIND_NAMES[T.TOKEN_KIND[t]]

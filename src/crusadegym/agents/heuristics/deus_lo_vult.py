@@ -13,7 +13,9 @@ per term in :data:`SEAT_TERMS`):
 * carried coins, each worth less the farther it is from a cell next to its own camp
   centre (where a GIVE secures it); a carrier cannot move alone [R "Unit Movement"],
   so a friend standing next to it nearer home counts as its way home (plus half a
-  step): the band walks the coin home, one leapfrog at a time;
+  step): the band walks the coin home, one leapfrog at a time; within NEAR_HOME steps
+  of home each step is worth more (W_NEAR_HOME), more than the band's shape a step
+  costs, so the last steps home are taken;
 * for the free units (units that can still carry a coin) nearest the loot, as many
   as there are coins left to plunder or pick up: a bonus that shrinks with the
   distance to its nearest *plunder spot* (a cell from which its skull edge faces the
@@ -21,8 +23,9 @@ per term in :data:`SEAT_TERMS`):
   Saracen standing on the spot adds steps per remaining life point, so wounding and
   killing it pays; standing on a clear spot earns a further "ready" bonus, since the
   strike itself lies beyond the two-ply lookahead;
-* every other unit: a smaller "escort" bonus for staying near a quarter with coins
-  or a friend carrying a coin (escorts keep bands mobile and walk coins home), but
+* every other unit: a smaller "escort" bonus for staying near a quarter with coins,
+  a friend carrying a coin or a counted free unit still on its way to the loot
+  (escorts keep bands mobile, walk coins home and fetch a lone looter), but
   not on a plunder spot: a unit that stands there without plundering blocks the
   quarter for everyone, and a quarter whose only spot is held for good never empties;
 * units on the board (deployed strength) and units in a band (mobile: a lone
@@ -41,12 +44,17 @@ round costs the other units nothing; securing the round's last coin ends the rou
 and :data:`W_ROUND` outweighs the positional terms it clears. The numbers are in
 ``docs/rules/deus_lo_vult.md`` ("Natural game length").
 
-A seat's value is ``tanh((own - best rival) / SCALE)`` in [-1, 1], where "own"
+A seat's value is ``tanh((own - best rival) / SCALE)`` (past a margin of TANH_SPAN a
+slower approach to UNDECIDED = 1 - DECIDED_MARGIN: :func:`undecided_value`), where "own"
 counts every term but a rival counts only its material (coins, units, wounds).
 Hurting a rival's material counts as much as helping oneself, but merely blocking
 a rival's path with Saracens earns nothing: with symmetric positional terms, two
 greedy players end up spending every turn moving Saracens into each other's way.
 The same kernel is the MCTS cutoff value.
+
+A decided game (the last round, all seats but one out of the race) is worth at least
+1 - DECIDED_MARGIN to its winner, and every undecided position less (UNDECIDED): so
+the move that decides the game always pays, however far ahead the seat already is.
 """
 
 from __future__ import annotations
@@ -72,6 +80,8 @@ from . import Heuristic
 W_SECURED = 10.0
 W_CARRIED = 7.5
 W_CARRY_DIST = 0.35  # per step between a carrier (or the friend next to it) and its camp
+W_NEAR_HOME = 1.5  # extra for a carried coin at home, less per step to NEAR_HOME steps
+NEAR_HOME = 3.0  # (a step home must pay more than the band's shape it costs)
 W_CARRIED_MIN = 4.0  # a carried coin is worth at least this, however far: > W_LOOT + W_READY
 W_LOOT = 1.5  # a free unit standing on a clear plunder spot; less the farther it is
 W_READY = 2.0  # extra for standing on a plunder spot (the strike is two plies away)
@@ -82,20 +92,25 @@ BLOCK_OTHER = 8.0  # any other token on a plunder spot
 BLOCK_OWN = 2.0  # an own Crusader on a plunder spot (it can step aside)
 FRONT_STEPS = 0.5  # a carrier's friend nearer home: its steps home plus this
 HEAL_STEPS = 1.0  # a wounded unit's way to the loot: home, this for the heal, then out
-LONE_STEPS = 2.0  # a unit alone (it cannot move): its own steps plus this
+LONE_STEPS = 1.0  # a unit alone (it cannot move): its own steps plus a friend's way to it,
+# at least this
 W_ON_BOARD = 0.5
 W_IN_BAND = 0.3
 W_WOUNDED = 0.4
 W_PURGATORY = 2.5
 W_ROUND = 8.0  # each round played: > the positional terms a round's end clears
-DECIDED_MARGIN = 0.1  # a decided game: each seat's value lies this far below its result
-DECIDED_SPAN = 400.0  # ... linear in (own - best rival) over +-this (no tanh: no flat ends)
+DECIDED_MARGIN = 0.02  # a decided game: each seat's value lies this far below its result
+DECIDED_SPAN = 800.0  # ... linear in (own - best rival) over +-this (no tanh: no flat ends)
 SCALE = 60.0
+TANH_SPAN = 90.0  # margins beyond +-this leave the tanh for a slower approach to UNDECIDED
+UNDECIDED = 1.0 - DECIDED_MARGIN  # an undecided game's values stay within +-this
 WEIGHTS = {
     "secured": W_SECURED,
     "carried": W_CARRIED,
     "carry_distance": W_CARRY_DIST,
     "carried_min": W_CARRIED_MIN,
+    "near_home": W_NEAR_HOME,
+    "near_home_steps": NEAR_HOME,
     "loot": W_LOOT,
     "ready": W_READY,
     "escort": W_ESCORT,
@@ -114,6 +129,8 @@ WEIGHTS = {
     "decided_margin": DECIDED_MARGIN,
     "decided_span": DECIDED_SPAN,
     "scale": SCALE,
+    "tanh_span": TANH_SPAN,
+    "undecided": UNDECIDED,
 }
 
 SEAT_TERMS = (
@@ -299,7 +316,8 @@ def _quarter_distance(state, c):
 
 @jit
 def _escort_distance(state, c, carriers, n_carriers):
-    """Steps from c to the nearest quarter holding coins or friend carrying a coin."""
+    """Steps from c to the nearest quarter holding coins or friend in ``carriers`` (units
+    carrying a coin or on their way to the loot)."""
     best = _quarter_distance(state, c)
     for i in range(n_carriers):
         if carriers[i] != c:
@@ -377,7 +395,10 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
 
     Steps are counted in moves of a band: a unit reaches a cell in as many moves as
     the nearest other unit of its band is steps from that cell (:func:`_front`); a
-    lone unit cannot move and counts its own steps plus LONE_STEPS. The loot bonus goes
+    lone unit cannot move and counts its own steps plus the steps the nearest other unit
+    needs to join it (at least LONE_STEPS), so bringing a friend to a lone unit that can
+    plunder pays step by step (issue #36: a Foot Knight alone in its camp, the only unit
+    that could plunder the game's last coin, waited for good). The loot bonus goes
     to free units by a greedy assignment: the best (unit, source) pair first, each
     unit once, each source (a quarter, a cell of loose coins) to at most as many units
     as it holds coins, so collecting a coin never costs the other units their bonus.
@@ -421,6 +442,7 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
                 front = _front(home, label, n, i)
                 way = min(way, max(1.0, float(front)) + FRONT_STEPS)
             worth = max(W_CARRIED - W_CARRY_DIST * way, W_CARRIED_MIN)
+            worth += W_NEAR_HOME * max(0.0, 1.0 - way / NEAR_HOME)
             out[o + T_CARRIED_HOME] += coins * worth / W_CARRIED
             carriers[n_carriers] = loc
             n_carriers += 1
@@ -438,7 +460,7 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
             for i in range(n):
                 t = units[i]
                 if KIND_CAPACITY[TOKEN_KIND[t], state[L.TOK_SIDE + t]] > state[L.TOK_COINS + t]:
-                    d = _band_steps(reach, label, n, i) + _blocker_steps(state, t, g)
+                    d = _band_steps(reach, label, locs, n, i) + _blocker_steps(state, t, g)
                     steps[i, s] = min(steps[i, s], d)
             continue
         for k in range(n_spots):
@@ -454,7 +476,8 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
                 blocker = _blocker_steps(state, t, spots[k, 2])
                 if KIND_CAPACITY[TOKEN_KIND[t], side] > coins:
                     if KIND_EDGES[TOKEN_KIND[t], side, rel] == ICON_S:
-                        steps[i, s] = min(steps[i, s], _band_steps(reach, label, n, i) + blocker)
+                        d = _band_steps(reach, label, locs, n, i) + blocker
+                        steps[i, s] = min(steps[i, s], d)
                 if side == 1 and KIND_CAPACITY[TOKEN_KIND[t], 0] > coins:
                     if KIND_EDGES[TOKEN_KIND[t], 0, rel] == ICON_S:  # home, heal, back
                         back = UNREACHED
@@ -481,6 +504,9 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
         if bu < 0:
             break
         assigned[bu] = 1
+        if steps[bu, bs] > 0.0 and n_carriers < MAX_UNITS:  # a looter on its way: escort it
+            carriers[n_carriers] = locs[bu]
+            n_carriers += 1
         left[bs] -= 1
         out[o + T_LOOT] += 1.0 - steps[bu, bs] / LOOT_RANGE
         if steps[bu, bs] == 0.0:
@@ -497,17 +523,22 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
 
 
 @jit
-def _band_steps(reach, label, n, i):
+def _band_steps(reach, label, locs, n, i):
     """Moves until unit i stands on a goal ``reach[j]`` steps from each unit j: 0 if it
     is there, else as far as its band reaches (:func:`_front`, at least 1 move); a
-    lone unit its own steps plus LONE_STEPS (a friend must join it first)."""
+    lone unit its own steps plus the nearest other unit's steps to stand next to it (a
+    friend must join it first; at least LONE_STEPS; LOOT_RANGE when it has no friend)."""
     if reach[i] == 0:
         return 0.0
     front = _front(reach, label, n, i)
     if front >= UNREACHED:
         if reach[i] >= UNREACHED:
             return LOOT_RANGE
-        return reach[i] + LONE_STEPS
+        join = LOOT_RANGE
+        for j in range(n):
+            if j != i:
+                join = min(join, float(_dist(locs[i], locs[j]) - 1))
+        return reach[i] + max(LONE_STEPS, join)
     return float(max(1, front))
 
 
@@ -566,8 +597,8 @@ def rounds_played(state, params):
 
 @ajit
 def evaluate(state, params, out):
-    """Per-seat value in [-1, 1]: tanh of (own full score + rounds played x W_ROUND - best
-    rival material) / SCALE."""
+    """Per-seat value in [-1, 1]: :func:`undecided_value` of (own full score + rounds
+    played x W_ROUND - best rival material); a decided last round: :func:`decided_result`."""
     players = params[P_PLAYERS]
     material = np.zeros(players, np.float64)
     full = np.zeros(players, np.float64)
@@ -633,15 +664,36 @@ def decided_result(state, params, material, full, out):
 
 
 @jit
+def undecided_value(margin):
+    """A seat's value for ``margin`` = own full score - the best rival's material, while
+    the game is undecided: ``tanh(margin / SCALE)`` up to ``TANH_SPAN``, then on toward
+    ``UNDECIDED`` (= the lowest value of a decided game's winner, 1 - DECIDED_MARGIN) as
+    ``UNDECIDED - a / (b + excess)``, with the slope of the tanh where they join. So a seat
+    far ahead (a game against a random seat: 20 coins up, a margin of 250) still tells
+    its moves apart (tanh(250 / 60) is 1 - 5e-4, with steps below the agent's 1e-6
+    tie-break), and deciding the game is always worth more than any undecided position
+    (issue #36: 21 coins to 0, the leader never secured the coin that ended round 2 and
+    decided the game, worth 1 - DECIDED_MARGIN x (1 - standing) < tanh)."""
+    x = abs(margin)
+    if x <= TANH_SPAN:
+        return np.tanh(margin / SCALE)
+    join = np.tanh(TANH_SPAN / SCALE)
+    gap = UNDECIDED - join
+    b = gap * SCALE / (1.0 - join * join)  # equal slopes at the joint
+    value = UNDECIDED - gap * b / (b + x - TANH_SPAN)
+    return value if margin > 0 else -value
+
+
+@jit
 def versus_best_rival(material, full, out):
-    """out[p] = tanh((full[p] - the best rival's material) / SCALE), for every seat."""
+    """out[p] = :func:`undecided_value` of (full[p] - the best rival's material)."""
     players = material.shape[0]
     for p in range(players):
         rival = -np.inf
         for q in range(players):
             if q != p and material[q] > rival:
                 rival = material[q]
-        out[p] = np.tanh((full[p] - rival) / SCALE)
+        out[p] = undecided_value(full[p] - rival)
 
 
 @jit
