@@ -24,6 +24,7 @@ torch = pytest.importorskip("torch")
 from crusadegym.training.expert.model import PolicyValueModel, export  # noqa: E402
 from crusadegym.training.expert.options import build_parser, command_line, parse_options  # noqa: E402
 from crusadegym.training.expert.recipe import Run  # noqa: E402
+from crusadegym.training.expert.selfplay import SelfPlay  # noqa: E402
 
 TINY = "tiny_tictactoe"
 
@@ -266,3 +267,47 @@ def test_the_curve_table_reads_a_run():
     )
     assert table.splitlines()[0] == "| CPU min | self-play games | gradient steps | vs heuristic |"
     assert "| 5.0 | 2583 | 12013 | 0.25 [0.14, 0.40] (40 games, 2 at cap) |" in table
+
+
+def test_fixed_q_scale_keeps_the_prior_where_values_barely_differ():
+    """Every child of the empty board valued within 0.01: mctx's min-max rescale
+    stretches that noise to the full sigma range, the fixed map keeps it at ~0.03."""
+    game = make_game(TINY)
+    state = _position(game, "........#", 0)
+    mask = game.legal_mask(state)
+    flat = np.where(mask > 0, 0.0, ILLEGAL_LOGIT).astype(np.float32)
+    values = {}
+
+    def evaluate(obs, masks):
+        noise = (obs.sum(axis=1, keepdims=True) * 7.3) % 0.01  # differs between children
+        return np.tile(flat, (len(obs), 1)), np.hstack([noise, -noise]).astype(np.float32)
+
+    for rescale in (True, False):
+        search = GumbelSearch(game, 1, 16, 16, rescale)
+        search.run(state[None], np.ones(1, bool), np.zeros((1, game.num_actions)), evaluate)
+        values[rescale] = search.targets[0][mask > 0]
+    assert values[True].max() > 2.0 * values[True].min()  # the noise decides
+    assert values[False].max() < 1.1 * values[False].min()  # the prior (uniform) stays
+
+
+def test_dagger_plays_the_networks_moves_but_learns_the_teachers():
+    import tinygame
+
+    game = make_game(TINY)
+    selfplay = SelfPlay(game, 4, 4, 4, seed=1)
+
+    class FirstCell:  # the teacher always names the first legal cell
+        def act_state(self, game, state):
+            return int(np.flatnonzero(game.legal_mask(state))[0])
+
+    def evaluate(obs, masks):  # the network always wants the last legal cell
+        logits = np.where(masks > 0, np.arange(masks.shape[1]) * 50.0, ILLEGAL_LOGIT)
+        return logits.astype(np.float32), np.zeros((len(obs), 2), np.float32)
+
+    selfplay.play_teacher(FirstCell(), 1, evaluate, follow=1.0)
+    for slot in range(4):
+        obs, mask, target, seat = selfplay.history[slot][0]
+        legal = np.flatnonzero(mask)
+        assert target.argmax() == legal[0]  # the label is the teacher's move
+        cells = selfplay.states[slot][tinygame.CELLS : tinygame.CELLS + 9]
+        assert cells[legal[-1]] == seat and cells[legal[0]] != seat  # the network's move

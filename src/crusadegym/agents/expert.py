@@ -11,6 +11,8 @@
   :mod:`.gumbel_search` (``N`` simulations, no Gumbel noise, so the move is
   deterministic), from a root determinized for the seat to move in hidden-information
   games (:func:`.mcts.determinized_roots`): the search never reads the true hidden state.
+  ``q_scale=minmax|fixed`` picks how the search scales values (see :mod:`.gumbel_search`);
+  by default the one the network was trained with (its ``meta``), else ``minmax``.
 
 Either way only numpy is needed (no torch). ``pretrained`` plays the network shipped for
 the game, when there is one (:mod:`.pretrained`).
@@ -25,7 +27,7 @@ import numpy as np
 from crusadegym.core import Game
 
 from .base import Agent, legal_indices
-from .gumbel_search import GumbelSearch
+from .gumbel_search import Q_SCALES, GumbelSearch
 from .mcts import determinized_roots
 from .network import PolicyValueNet
 
@@ -42,6 +44,7 @@ class ExpertAgent(Agent):
         simulations: int = 0,
         max_considered: int = 16,
         temperature: float = 1.0,
+        q_scale: str | None = None,
     ) -> None:
         super().__init__(seed)
         if int(simulations) < 0 or int(max_considered) < 1 or float(temperature) < 0:
@@ -50,6 +53,10 @@ class ExpertAgent(Agent):
         self.net = path if isinstance(path, PolicyValueNet) else PolicyValueNet.load(path)
         self.simulations = int(simulations)
         self.max_considered = int(max_considered)
+        trained = self.net.meta.get("training_options", {}).get("q_scale", "minmax")
+        self.q_scale = trained if q_scale is None else str(q_scale)
+        if self.q_scale not in Q_SCALES:
+            raise ValueError(f"q_scale must be one of {', '.join(Q_SCALES)}, not {q_scale!r}")
         self._search: GumbelSearch | None = None
         self._checked: Game | None = None
 
@@ -74,7 +81,9 @@ class ExpertAgent(Agent):
         if self.simulations == 0 or int(mask.sum()) == 1:
             return self.act(game.observe(state, seat), mask)
         if self._search is None or self._search.game is not game:
-            self._search = GumbelSearch(game, 1, self.simulations, self.max_considered)
+            self._search = GumbelSearch(
+                game, 1, self.simulations, self.max_considered, self.q_scale == "minmax"
+            )
         seed = int(self.rng.integers(2**62))
         roots = determinized_roots(game, state, 1, seed)
         gumbel = np.zeros((1, game.num_actions))

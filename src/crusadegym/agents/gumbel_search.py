@@ -14,7 +14,11 @@ Gumbel", ICLR 2022; the rules below follow DeepMind's ``mctx`` Gumbel MuZero pol
 * **Completed Q**: a visited action's mean value for the seat to move; an unvisited one
   gets ``v_mix``, the node's own value mixed with the prior-weighted mean of the visited
   ``Q``. ``sigma(q) = (c_visit + max N) * c_scale * q`` after a min-max rescale of the
-  node's completed ``Q`` to [0, 1].
+  node's completed ``Q`` to [0, 1] (``mctx``'s default, ``rescale=True``), or, with
+  ``rescale=False``, after the fixed map of the value range [-1, 1] to [0, 1]: then
+  small differences between noisy values stay small, and the prior keeps its weight
+  until the values really differ (a win against a loss moves a logit by ``c_visit *
+  c_scale`` = 5).
 * **Policy target**: ``softmax(logits + sigma(completed Q))`` at the root, over the legal
   actions: what the network's prior is trained towards.
 * **Values**: every node keeps a value per seat (max^n, any number of seats): the
@@ -52,6 +56,8 @@ C_VISIT = 50.0
 C_SCALE = 0.1
 """``sigma``'s value scale (``mctx``'s ``value_scale``)."""
 NO_LEAF = -1
+Q_SCALES = ("minmax", "fixed")
+"""How values are scaled before ``sigma``: ``mctx``'s min-max rescale, or the fixed map."""
 
 
 def considered_visits(max_considered: int, simulations: int) -> np.ndarray:
@@ -86,8 +92,9 @@ def _kernels(game: Game) -> tuple[Any, Any, Any, Any]:
     is_terminal, current_player, returns = k.is_terminal, k.current_player, k.returns
 
     @kjit
-    def sigma_of(logits, legal, edge_n, edge_w, raw, out):
-        """``sigma(completed Q)`` of one node's actions into ``out`` (legal ones)."""
+    def sigma_of(logits, legal, edge_n, edge_w, raw, rescale, out):
+        """``sigma(completed Q)`` of one node's actions into ``out`` (legal ones); Q is
+        min-max rescaled to [0, 1] when ``rescale``, else mapped from [-1, 1]."""
         n_actions = logits.shape[0]
         total, most = 0, 0
         top = ILLEGAL_LOGIT
@@ -114,6 +121,8 @@ def _kernels(game: Game) -> tuple[Any, Any, Any, Any]:
                 out[a] = q
                 lo = min(lo, q)
                 hi = max(hi, q)
+        if not rescale:
+            lo, hi = -1.0, 1.0
         span = max(hi - lo, 1e-8)
         scale = (C_VISIT + most) * C_SCALE
         for a in range(n_actions):
@@ -172,7 +181,7 @@ def _kernels(game: Game) -> tuple[Any, Any, Any, Any]:
                 leaf[g] = 0
 
     @kjit
-    def descend(tree, active, gumbel, considered, schedule, simulation, params):
+    def descend(tree, active, gumbel, considered, schedule, simulation, rescale, params):
         """One simulation per active tree: select from the root to an unexpanded edge,
         expand it; ``needs[g]`` says whether the new leaf waits for the network."""
         states, mover, values, logits, legal, child, edge_n, edge_w, n_nodes = tree[:9]
@@ -199,6 +208,7 @@ def _kernels(game: Game) -> tuple[Any, Any, Any, Any]:
                     edge_n[g, node],
                     edge_w[g, node],
                     values[g, node, seat],
+                    rescale,
                     sigma,
                 )
                 best, best_score = -1, -1e300
@@ -266,7 +276,7 @@ def _kernels(game: Game) -> tuple[Any, Any, Any, Any]:
                 edge_w[g, parent, a] += values[g, node, mover[g, parent]]
 
     @kjit
-    def decide(tree, active, gumbel, targets, actions):
+    def decide(tree, active, gumbel, rescale, targets, actions):
         """Each active game's move (the best considered root action) and policy target."""
         states, mover, values, logits, legal, child, edge_n, edge_w, n_nodes = tree[:9]
         path, path_len, leaf, needs, obs_out, mask_out = tree[9:]
@@ -279,7 +289,13 @@ def _kernels(game: Game) -> tuple[Any, Any, Any, Any]:
                 continue
             seat = mover[g, 0]
             sigma_of(
-                logits[g, 0], legal[g, 0], edge_n[g, 0], edge_w[g, 0], values[g, 0, seat], sigma
+                logits[g, 0],
+                legal[g, 0],
+                edge_n[g, 0],
+                edge_w[g, 0],
+                values[g, 0, seat],
+                rescale,
+                sigma,
             )
             improved_policy(logits[g, 0], legal[g, 0], sigma, policy)
             most = 0
@@ -315,11 +331,20 @@ class GumbelSearch:
     ``evaluate(obs[B, O], masks[B, A]) -> (logits[B, A], values[B, P])``: the network
     (observer-relative values, see :mod:`.network`)."""
 
-    def __init__(self, game: Game, batch: int, simulations: int, max_considered: int = 16):
+    def __init__(
+        self,
+        game: Game,
+        batch: int,
+        simulations: int,
+        max_considered: int = 16,
+        rescale: bool = True,
+    ):
         if simulations < 1 or max_considered < 1 or batch < 1:
             raise ValueError("need simulations >= 1, max_considered >= 1 and batch >= 1")
         self.game, self.batch, self.simulations = game, batch, simulations
         self.max_considered = max_considered
+        self.rescale = bool(rescale)
+        """Min-max rescale of the completed Q (``mctx``'s default), else a fixed map."""
         self.schedule = considered_visits(max_considered, simulations)
         self.passes = bound_kernels(game)
         nodes, a, p = simulations + 1, game.num_actions, game.num_players
@@ -383,9 +408,11 @@ class GumbelSearch:
         n_legal = self.legal[:, 0].sum(axis=1)
         considered = np.minimum(n_legal, self.max_considered).astype(np.int64)
         for simulation in range(self.simulations):
-            descend(tree, active, gumbel, considered, self.schedule, simulation, params)
+            descend(
+                tree, active, gumbel, considered, self.schedule, simulation, self.rescale, params
+            )
             self._absorb(evaluate)
-        decide(tree, active, gumbel, self.targets, self.actions)
+        decide(tree, active, gumbel, self.rescale, self.targets, self.actions)
         return self.actions.copy()
 
     def _absorb(self, evaluate: Any) -> None:

@@ -43,6 +43,11 @@ class ExpertOptions:
     teacher_share: float = declare(
         0.2, "share of the time budget spent learning from the teacher's games"
     )
+    teacher_follow: float = declare(
+        0.0,
+        "in the teacher's share: share of the moves played by the network's own draw "
+        "(DAgger: the teacher labels the positions the network reaches)",
+    )
     teacher_games: float = declare(
         0.5,
         "after the teacher's share: share of self-play games where the teacher plays "
@@ -51,6 +56,12 @@ class ExpertOptions:
     batch_games: int = declare(32, "games played at once (their leaves share one network pass)")
     simulations: int = declare(16, "search simulations per move in self-play")
     max_considered: int = declare(16, "root actions sequential halving starts from")
+    q_scale: str = declare(
+        "minmax",
+        "how the search scales values before sigma: minmax (mctx: each node's values "
+        "rescaled to [0, 1]) or fixed (the value range [-1, 1] mapped to [0, 1])",
+        choices=("minmax", "fixed"),
+    )
     hidden: int = declare(128, "width of each of the network's two hidden layers")
     learning_rate: float = declare(1e-3, "Adam learning rate")
     train_batch: int = declare(256, "samples per gradient step")
@@ -102,6 +113,7 @@ def build_parser(
                 type=type(f.default),
                 default=f.default,
                 help=f"{help_text} (default {f.default})",
+                **meta,
             )
     return parser
 

@@ -94,7 +94,12 @@ class Run:
         )
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=opts.learning_rate)
         self.selfplay = SelfPlay(
-            game, opts.batch_games, opts.simulations, opts.max_considered, opts.seed
+            game,
+            opts.batch_games,
+            opts.simulations,
+            opts.max_considered,
+            opts.seed,
+            rescale=opts.q_scale == "minmax",
         )
         self.buffer = ReplayBuffer(opts.buffer, game.obs_size, game.num_actions, game.num_players)
         self.rng = np.random.default_rng(opts.seed)
@@ -198,7 +203,9 @@ class Run:
             start = time.process_time()
             teaching = self.seconds < teacher_seconds
             if teaching:
-                finished = self.selfplay.play_teacher(teacher, opts.moves_per_round)
+                finished = self.selfplay.play_teacher(
+                    teacher, opts.moves_per_round, self.model.evaluate, opts.teacher_follow
+                )
             else:
                 finished = self.selfplay.play(
                     self.model.evaluate, opts.moves_per_round, teacher, opts.teacher_games

@@ -40,10 +40,16 @@ class SelfPlay:
     """``batch`` games of ``game`` played by the search (see the module docstring)."""
 
     def __init__(
-        self, game: Game, batch: int, simulations: int, max_considered: int, seed: int
+        self,
+        game: Game,
+        batch: int,
+        simulations: int,
+        max_considered: int,
+        seed: int,
+        rescale: bool = True,
     ) -> None:
         self.game = game
-        self.search = GumbelSearch(game, batch, simulations, max_considered)
+        self.search = GumbelSearch(game, batch, simulations, max_considered, rescale)
         self.rng = np.random.default_rng(seed)
         self.next_seed = int(seed) * 1_000_003
         self.states = np.zeros((batch, game.state_size), np.int32)
@@ -121,20 +127,41 @@ class SelfPlay:
                 self._advance(slot, action, finished)
         return finished
 
-    def play_teacher(self, teacher: Any, moves: int) -> list[FinishedGame]:
-        """``moves`` moves in every game chosen by ``teacher`` (an agent with ``act_state``,
-        e.g. the heuristic: a curriculum step, never an input of the network); the policy
-        target of a position is the teacher's move."""
+    def play_teacher(
+        self, teacher: Any, moves: int, evaluate: Any = None, follow: float = 0.0
+    ) -> list[FinishedGame]:
+        """``moves`` moves in every game labelled by ``teacher`` (an agent with
+        ``act_state``, e.g. the heuristic: a curriculum step, never an input of the
+        network); the policy target of a position is the teacher's move. With
+        ``follow > 0`` (DAgger, Ross et al. 2011), that share of the moves *played* is a
+        draw from the network's prior (``evaluate``, one pass for all games), so the
+        teacher labels the positions the network itself reaches, not only its own."""
         game, batch = self.game, self.states.shape[0]
         finished: list[FinishedGame] = []
         for _ in range(moves):
+            own = self._network_moves(evaluate) if follow > 0 else None
             for slot in range(batch):
                 state = self.states[slot]
                 seat = game.k.current_player(state, game.params)
                 action = int(teacher.act_state(game, state))
                 self.history[slot].append(self._teacher_row(state, seat, action))
+                if own is not None and self.rng.random() < follow:
+                    action = int(own[slot])
                 self._advance(slot, action, finished)
         return finished
+
+    def _network_moves(self, evaluate: Any) -> np.ndarray:
+        """A draw from the network's prior in every game (each seat's own view)."""
+        game = self.game
+        obs = np.stack(
+            [game.observe(s, game.k.current_player(s, game.params)) for s in self.states]
+        )
+        masks = np.stack([game.legal_mask(s) for s in self.states])
+        logits, _ = evaluate(obs, masks)
+        z = np.exp(logits - logits.max(axis=1, keepdims=True)) * (masks > 0)
+        z /= z.sum(axis=1, keepdims=True)
+        draws = self.rng.random(len(z))[:, None]
+        return np.minimum((z.cumsum(axis=1) < draws).sum(axis=1), masks.shape[1] - 1)
 
     def _advance(self, slot: int, action: int, finished: list[FinishedGame]) -> None:
         """Play ``action`` in ``slot``, then its forced moves; a game that ends there goes
