@@ -146,10 +146,13 @@ def test_play_deus_lo_vult_to_the_end_reload_and_bad_input(page, url, tmp_path):
 
 
 def test_agents_only_game_continues_over_requests(page, url, monkeypatch):
-    """Agent seats think a bounded time a request; the page asks again until the end."""
+    """Agent seats think a bounded time a request; the page asks again until the end.
+
+    With no thinking time a request plays one agent move, so a fast machine cannot finish
+    the game in a single request."""
     from crusadegym.ui import serve
 
-    monkeypatch.setattr(serve, "AGENT_SECONDS", 0.02)
+    monkeypatch.setattr(serve, "AGENT_SECONDS", 0.0)
     requests, play = [], serve.play
 
     def counted(body, agents):
