@@ -197,6 +197,8 @@ def test_watch_a_replay(page, url):
         f"document.getElementById('step-label').textContent === 'step {total} / {total}'"
     )
     assert "Game over" in page.inner_text("#watch-status")
+    legend = page.inner_text("#watch-legend")  # the replay's marks are explained too
+    assert "slot" in legend and "green cell" in legend and "camp" in legend
     page.reload()  # the step is in the address too
     page.wait_for_function(
         f"document.getElementById('step-label').textContent === 'step {total} / {total}'"
@@ -253,3 +255,74 @@ def test_every_game_opens_and_takes_a_click(page, url, name):
     _click_and_wait(page, ".action")
     assert page.locator("#history li").count() >= 1
     assert page.get_attribute("#board", "src").startswith("data:image/png")
+
+
+FONT_PX = (
+    "(sel) => [...document.querySelectorAll(sel)]"
+    ".map((e) => parseFloat(getComputedStyle(e).fontSize))"
+)
+
+
+def _font_sizes(page, selector: str) -> list[float]:
+    sizes = page.evaluate(FONT_PX, selector)
+    assert sizes, f"nothing matches {selector}"
+    return sizes
+
+
+def test_start_page_no_broken_image_a_favicon_and_the_cli_defaults(page, url):
+    """Before any game: no image without a picture, no 404 (the favicon), and the seats
+    preset as `crusadegym play` sets them (you against its --vs agent)."""
+    from crusadegym.agents.match import build_parser
+
+    failed = []
+    page.on("response", lambda r: failed.append((r.url, r.status)) if r.status >= 400 else None)
+    page.goto(url[0])
+    page.wait_for_selector("#game option[value=deus]", state="attached")
+    page.wait_for_load_state("networkidle")
+    broken = page.evaluate(
+        "[...document.images].filter((i) => i.offsetParent !== null"
+        " && (!i.getAttribute('src') || i.naturalWidth === 0)).length"
+    )
+    assert broken == 0
+    assert page.is_visible("#board-empty") and not page.is_visible("#board")
+    icon = page.get_attribute("link[rel=icon]", "href")
+    resp = page.request.get(url[0].rstrip("/") + icon)
+    assert resp.status == 200 and resp.headers["content-type"] == "image/svg+xml"
+    assert page.request.get(url[0] + "favicon.ico").status == 200
+    assert failed == []
+    assert page.input_value("#seat-0") == "human"
+    assert page.input_value("#seat-1") == build_parser().get_default("vs")
+    assert page.input_value("#game") == "deus_lo_vult"
+
+
+def test_deus_is_readable_cards_legend_sentences_and_one_hidden_note(page, url, tmp_path):
+    _new_game(page, url[0], "deus", "", seats=("human", "heuristic"))
+    page.wait_for_selector(".action .detail")  # the first turn: cards to build or offer
+    cards = page.locator(".action .detail")
+    assert " cost " in cards.first.inner_text()
+    # readable: the panel, legend, card texts at 13 px or more
+    for selector in ("#panel p", "#panel h3", "#legend li span", ".legal .detail"):
+        assert min(_font_sizes(page, selector)) >= 13, selector
+    panel = page.inner_text("#panel")
+    assert "seat 0 (you)" in panel and " cost " in panel and "general supply" in panel
+    legend = page.inner_text("#legend")
+    for terrain in ("field", "forest", "swamp", "mountain", "sea", "village"):
+        assert f"{terrain} region" in legend
+    for _ in range(4):  # some moves: the history fills, the note stays single
+        _click_and_wait(page, ".action")
+    page.wait_for_selector(".action")
+    assert min(_font_sizes(page, "#history li")) >= 13
+    # the map's small labels are drawn larger than its pixels
+    width, natural = page.evaluate("[board.clientWidth, board.naturalWidth]")
+    assert width >= 1.4 * natural
+    # the history in sentences, the raw action as the tooltip
+    first = page.locator("#history li").first
+    assert first.inner_text().startswith("seat 0 plays ")
+    assert (first.get_attribute("title") or "").startswith("action ")
+    # the hidden-information note once, under the board, not in the status
+    assert "hidden information" not in page.inner_text("#status").lower()
+    assert page.is_visible("#note")
+    assert page.inner_text("body").count("Hidden information") == 1
+    shot = tmp_path / "deus.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000

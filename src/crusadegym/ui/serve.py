@@ -19,6 +19,12 @@ page's game is left as it was):
 * ``POST /api/replay``: ``{replay, step}`` (a replay's JSON, or ``{name}`` of a file in
   ``--replays``): the position after ``step`` actions;
 
+A position's answer (:func:`view`) carries the picture, the text board, the legal
+actions (a Deus card's cost and effect as ``detail``), the history (each entry ``label``,
+the raw ``action`` and ``text``: a sentence with the visible outcome, as the terminal
+narrates it), the picture's ``legend`` (:mod:`.legend`) and, for Deus, its players' table
+as text (``panel``; the picture is then the map only).
+
 Agents' moves are seeded from the game seed and the move number, so the same request
 always gets the same answer (search agents with a time budget aside).
 
@@ -58,7 +64,8 @@ import numpy as np
 from PIL import Image
 
 from crusadegym.agents.base import select_action
-from crusadegym.agents.human import explain_illegal, legal_listing, read_move
+from crusadegym.agents.human import explain_illegal, legal_listing, legend, read_move
+from crusadegym.agents.narrate import changes, summary
 from crusadegym.agents.options import make_game_with_players
 from crusadegym.agents.pretrained import check_pretrained_specs
 from crusadegym.agents.registry import AGENT_TYPES, parse_agent_spec
@@ -68,6 +75,7 @@ from crusadegym.core.turn_cap import ending
 from crusadegym.envs.render import render_rgb
 from crusadegym.errors import UserError
 
+from . import legend as page_legend
 from .clicks import click_map
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -76,6 +84,8 @@ STATIC_FILES = {
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/static/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/static/favicon.svg": ("favicon.svg", "image/svg+xml"),
+    "/favicon.ico": ("favicon.svg", "image/svg+xml"),
 }
 HUMAN = "human"
 MAX_BODY = 2_000_000
@@ -83,6 +93,10 @@ MAX_BODY = 2_000_000
 MAX_SEED = 2**63 - 1
 REPLAY_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,120}\.json$")
 SUGGESTED_AGENTS = ("random", "heuristic", "mcts", "pretrained")
+DEFAULT_GAME = "deus_lo_vult"
+"""The game the page offers first (the README's first ``crusadegym play``)."""
+BOARD_SCALE = {"deus": 1.5}
+"""How much larger than its pixels the page draws a picture with small map labels."""
 
 # -- the bounds of a request (see the module docstring) --------------------------------------
 MAX_MCTS_ITERATIONS = 20_000
@@ -98,6 +112,9 @@ MAX_SPEC = 200
 MAX_OPTION_INT = 1000
 """Bound of an integer game option other than ``max_turns``/``players`` (absolute value)."""
 AGENT_CACHE_SIZE = 16
+NARRATED = 1000
+"""The history's most recent moves told as sentences with their outcomes (the older ones
+as ``seat S plays LABEL``): bounded work per request."""
 POLICY_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$")
 _PRETRAINED = ("pretrained",)
 
@@ -260,9 +277,14 @@ def check_agent_spec(spec: str, policies: dict[str, Path]) -> tuple[str, dict]:
 
 
 def board_png(game: Game, state: np.ndarray, seat: int | None = None) -> str:
-    """The rgb_array rendering of ``state`` (as ``seat`` sees it) as a PNG data URL."""
+    """The rgb_array rendering of ``state`` (as ``seat`` sees it) as a PNG data URL.
+
+    Deus's picture loses its side panel: the page shows that as text (``panel``)."""
     buf = io.BytesIO()
-    Image.fromarray(render_rgb(game, state, seat)).save(buf, format="PNG", optimize=True)
+    picture = render_rgb(game, state, seat)
+    if game.name == "deus":
+        picture = page_legend.deus_map_only(picture)
+    Image.fromarray(picture).save(buf, format="PNG", optimize=True)
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -282,11 +304,31 @@ def _replay_actions(
                 "in (the rules or options changed, or the link was edited); start a new game",
                 HTTPStatus.CONFLICT,
             )
-        seat = game.current_player(state)
-        label = game.action_label(a, state, None if viewer == seat else viewer)
-        history.append({"step": k + 1, "seat": seat, "label": label})
-        game.step(state, a)
+        told = len(actions) - k <= NARRATED
+        history.append(play_move(game, state, a, viewer, k + 1, told))
     return state, history
+
+
+def move_entry(
+    game: Game, before: np.ndarray, after: np.ndarray, action: int, viewer: int | None,
+    step: int, told: bool = True,
+) -> dict:  # fmt: skip
+    """A history entry: ``label`` (the action as ``viewer`` may see it), ``text`` (a
+    sentence with the visible outcome when ``told``) and the raw ``action``."""
+    seat = game.current_player(before)
+    label = game.action_label(action, before, None if viewer == seat else viewer)
+    outcome = summary(changes(game, before, after, viewer)) if told else ""
+    text = f"seat {seat} plays {label}" + (f": {outcome}" if outcome else "")
+    return {"step": step, "seat": seat, "label": label, "text": text, "action": int(action)}
+
+
+def play_move(
+    game: Game, state: np.ndarray, action: int, viewer: int | None, step: int, told: bool = True
+) -> dict:
+    """Play ``action`` on ``state`` (in place) and return its history entry."""
+    before = state.copy()
+    game.step(state, action)
+    return move_entry(game, before, state, action, viewer, step, told)
 
 
 def view(game: Game, state: np.ndarray, history: list[dict], seats: list[str] | None) -> dict:
@@ -310,7 +352,10 @@ def view(game: Game, state: np.ndarray, history: list[dict], seats: list[str] | 
         "returns": [float(r) for r in game.returns(state)] if over else None,
         "board_png": board_png(game, state, viewer),
         "board_text": game.render(state, viewer),
-        "legal": [{"id": a, "label": lab} for a, lab in legal_listing(game, state)]
+        "legal": [
+            {"id": a, "label": lab, "detail": _detail(game, lab)}
+            for a, lab in legal_listing(game, state)
+        ]
         if human_turn
         else [],
         "history": history,
@@ -318,7 +363,16 @@ def view(game: Game, state: np.ndarray, history: list[dict], seats: list[str] | 
         "stand_in_data": bool(game.spec.stand_in_data),
         "hidden_information": bool(game.spec.hidden_information),
         "clickable": click_map(game.name) is not None,
+        "legend": page_legend.picture_legend(game),
+        "legend_text": legend(game),
+        "panel": page_legend.deus_panel(game, state, viewer) if game.name == "deus" else [],
+        "board_scale": BOARD_SCALE.get(game.name, 1.0),
     }
+
+
+def _detail(game: Game, label: str) -> str:
+    """What a legal action's button explains (a Deus card's cost and effect)."""
+    return page_legend.deus_card_detail(game, label) if game.name == "deus" else ""
 
 
 def policy_files(folders: list[Path] | tuple[Path, ...]) -> dict[str, Path]:
@@ -434,9 +488,7 @@ def play(body: dict, agents: AgentCache) -> dict:
                 raise RequestError(f"move {action} is not an action id (0..{game.num_actions - 1})")
             if not game.legal_mask(state)[action]:
                 raise RequestError(explain_illegal(game, state, action))
-        label = game.action_label(action, state, viewer)
-        history.append({"step": len(actions) + 1, "seat": seat, "label": label})
-        game.step(state, action)
+        history.append(play_move(game, state, action, viewer, len(actions) + 1))
         actions.append(action)
     # the agent seats answer until a human is to move or the game is over, for at most
     # AGENT_SECONDS a request: the page asks again to continue (agents_pending)
@@ -454,9 +506,7 @@ def play(body: dict, agents: AgentCache) -> dict:
             break
         seat = game.current_player(state)
         action = agents.move(seats[seat], game, state, seed, len(actions))
-        label = game.action_label(action, state, viewer)
-        history.append({"step": len(actions) + 1, "seat": seat, "label": label})
-        game.step(state, action)
+        history.append(play_move(game, state, action, viewer, len(actions) + 1))
         actions.append(action)
     out = view(game, state, history, seats)
     return {**out, "actions": actions, "seats": seats, "seed": seed, "agents_pending": pending}
@@ -499,10 +549,9 @@ def watch(body: dict, replay_dir: Path | None) -> dict:
     if not 0 <= step <= len(rec.actions):
         raise RequestError(f"step must be in 0..{len(rec.actions)}, got {step}")
     history = [
-        {"step": k + 1, "seat": game.current_player(states[k]),
-         "label": game.action_to_str(a, states[k])}
+        move_entry(game, states[k], states[k + 1], a, None, k + 1, step - k <= NARRATED)
         for k, a in enumerate(rec.actions[:step])
-    ]  # fmt: skip
+    ]
     out = view(game, states[step], history, None)
     return {**out, "total": len(rec.actions), "seed": rec.seed, "note": rec.note}
 
@@ -537,7 +586,19 @@ def meta(replay_dir: Path | None, policies: dict[str, Path] | None = None) -> di
     limits = {"mcts_iterations": MAX_MCTS_ITERATIONS, "mcts_seconds": MAX_MCTS_SECONDS,
               "agent_seconds_per_request": AGENT_SECONDS, "max_actions": MAX_ACTIONS,
               "seats": [2, MAX_SEATS]}  # fmt: skip
-    return {"games": games, "agents": agents, "replays": replays, "limits": limits}
+    names = [g["name"] for g in games]
+    default_game = DEFAULT_GAME if DEFAULT_GAME in names else (names[0] if names else None)
+    defaults = {"game": default_game, "opponent": cli_opponent()}
+    return {"games": games, "agents": agents, "replays": replays, "limits": limits,
+            "defaults": defaults}  # fmt: skip
+
+
+def cli_opponent() -> str:
+    """The agent ``crusadegym play`` sets against you by default (its ``--vs``): the
+    page's default for the other seats, so the browser and the terminal agree."""
+    from crusadegym.agents.match import build_parser
+
+    return str(build_parser().get_default("vs"))
 
 
 # -- HTTP ----------------------------------------------------------------------------------

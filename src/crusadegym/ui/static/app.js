@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 const STORE = "crusadegym.play";
 const STORE_REPLAY = "crusadegym.replay";
-let meta = { games: [], agents: [], replays: [] };
+let meta = { games: [], agents: [], replays: [], defaults: {} };
 let current = null; // {game, options, seed, seats, actions} of the game on screen
 let watching = null; // {replay, step, total}
 let timer = null;
@@ -51,7 +51,7 @@ function parseHash() {
   const acts = (p.get("actions") || "").split(".").filter((x) => x !== "");
   return {
     mode: "play", game: p.get("game"), seed: Number(p.get("seed") || 0),
-    seats: (p.get("seats") || "human,random").split(","), options,
+    seats: (p.get("seats") || `human,${opponent()}`).split(","), options,
     actions: acts.map((x) => (/^\d+$/.test(x) ? Number(x) : x)),
   };
 }
@@ -64,6 +64,11 @@ function remember(g) {
 }
 
 // -- settings form ------------------------------------------------------------------------
+// The other seats' default is the agent `crusadegym play` sets against you (its --vs).
+function opponent() {
+  return (meta.defaults && meta.defaults.opponent) || "heuristic";
+}
+
 function parseOptions(text) {
   const out = {};
   for (const part of text.split(",").map((s) => s.trim()).filter(Boolean)) {
@@ -92,7 +97,7 @@ function drawSeats(specs) {
     const input = document.createElement("input");
     input.id = `seat-${s}`;
     input.setAttribute("list", "agent-names");
-    input.value = (specs && specs[s]) || old[s] || (s === 0 ? "human" : "random");
+    input.value = (specs && specs[s]) || old[s] || (s === 0 ? "human" : opponent());
     label.appendChild(input);
     box.appendChild(label);
   }
@@ -101,7 +106,7 @@ function drawSeats(specs) {
 function settingsGame() {
   const n = Math.max(1, Number($("players").value) || 2);
   const seats = [];
-  for (let s = 0; s < n; s++) seats.push($(`seat-${s}`).value.trim() || "random");
+  for (let s = 0; s < n; s++) seats.push($(`seat-${s}`).value.trim() || opponent());
   return {
     game: $("game").value, options: parseOptions($("options").value),
     seed: Number($("seed").value) || 0, seats, actions: [],
@@ -123,19 +128,94 @@ function resultText(v) {
   return `Game over, ${v.ending}: ${r}`;
 }
 
+// A move reads as a sentence with its visible outcome; the raw action is its tooltip.
 function fillHistory(list, items) {
   list.innerHTML = "";
   for (const h of items) {
     const li = document.createElement("li");
-    li.textContent = `seat ${h.seat}: ${h.label}`;
+    li.textContent = h.text || `seat ${h.seat} plays ${h.label}`;
+    li.title = h.action === undefined ? h.label : `action ${h.action}: ${h.label}`;
+    if (h.action !== undefined) li.dataset.action = h.action;
     list.appendChild(li);
   }
   list.scrollTop = list.scrollHeight;
 }
 
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// The board picture; games with small map labels (board_scale) are drawn larger.
+function showPicture(img, empty, v) {
+  img.onload = () => {
+    img.style.width = v.board_scale && v.board_scale !== 1
+      ? `${Math.round(img.naturalWidth * v.board_scale)}px` : "";
+  };
+  img.src = v.board_png;
+  img.hidden = false;
+  empty.hidden = true;
+}
+
+// Every mark of the picture explained (v.legend), then the text board's legend.
+function fillLegend(box, v) {
+  box.innerHTML = "";
+  box.appendChild(el("h2", "", "Legend"));
+  if (v.legend && v.legend.length) {
+    const ul = el("ul");
+    for (const item of v.legend) {
+      const li = el("li");
+      const sw = el("span", "swatch", item.mark || "");
+      if (item.fill) sw.style.background = item.fill;
+      else sw.classList.add("plain");
+      if (item.ring) sw.style.borderColor = item.ring;
+      li.appendChild(sw);
+      li.appendChild(el("span", "", item.text));
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
+  }
+  if (v.legend_text) {
+    const d = el("details");
+    if (!v.legend || !v.legend.length) d.open = true;
+    d.appendChild(el("summary", "", "the text board's legend"));
+    d.appendChild(el("pre", "", v.legend_text));
+    box.appendChild(d);
+  }
+  box.hidden = false;
+}
+
+// Deus: the players' table as text (gold, VP, resources, played cards, the hand with
+// each card's cost and effect).
+function fillPanel(box, v) {
+  box.innerHTML = "";
+  box.hidden = !(v.panel && v.panel.length);
+  for (const part of v.panel || []) {
+    const sec = el("section");
+    if (part.colour) sec.style.borderLeftColor = part.colour;
+    sec.appendChild(el("h3", "", part.title));
+    for (const line of part.lines) sec.appendChild(el("p", "", line));
+    if (part.cards.length) {
+      sec.appendChild(el("p", "", "hand:"));
+      for (const c of part.cards) sec.appendChild(el("p", "card", c));
+    }
+    box.appendChild(sec);
+  }
+}
+
+const HIDDEN_NOTE = "Hidden information: you see only your own seat's view (rivals' " +
+  "hands and secret choices stay hidden); replays and finished games show everything.";
+
 function showPlay(v) {
-  $("board").src = v.board_png;
+  showPicture($("board"), $("board-empty"), v);
+  if (!$("board-text").hidden) $("board").hidden = true;
   $("board-text").textContent = v.board_text;
+  $("note").textContent = HIDDEN_NOTE;
+  $("note").hidden = !(v.hidden_information && !v.over);
+  fillLegend($("legend"), v);
+  fillPanel($("panel"), v);
   const status = $("status");
   status.classList.toggle("over", v.over);
   if (v.over) status.textContent = resultText(v);
@@ -143,7 +223,6 @@ function showPlay(v) {
     status.textContent = `Your move (seat ${v.to_move}): click ${v.clickable ? "the board or " : ""}an action, or type it`;
   }
   else status.textContent = `Seat ${v.to_move} to move${v.agents_pending ? " (the agents are playing)" : ""}`;
-  if (v.hidden_information) status.textContent += " (hidden information: a played seat sees only its own view; replays and finished games show everything)";
   const legal = $("legal");
   legal.innerHTML = "";
   for (const a of v.legal) {
@@ -153,6 +232,10 @@ function showPlay(v) {
     b.id = `act-${a.id}`;
     b.dataset.id = a.id;
     b.textContent = a.label;
+    if (a.detail) {
+      b.title = a.detail;
+      b.appendChild(el("span", "detail", a.detail));
+    }
     b.addEventListener("click", () => send({ move: a.id }));
     legal.appendChild(b);
   }
@@ -211,7 +294,9 @@ async function showStep(step) {
     showError("");
     watching.step = v.step;
     watching.total = v.total;
-    $("watch-board").src = v.board_png;
+    showPicture($("watch-board"), $("watch-board-empty"), v);
+    fillLegend($("watch-legend"), v);
+    fillPanel($("watch-panel-info"), v);
     $("slider").max = v.total;
     $("slider").value = v.step;
     $("step-label").textContent = `step ${v.step} / ${v.total}`;
@@ -275,6 +360,7 @@ function wire() {
     send({ click: [x, y] });
   });
   $("toggle-text").addEventListener("click", () => {
+    if (!current || !$("board").getAttribute("src")) return; // no board before a game
     $("board-text").hidden = !$("board-text").hidden;
     $("board").hidden = !$("board-text").hidden;
   });
@@ -328,6 +414,11 @@ async function init() {
     o.value = r;
     o.textContent = r;
     $("replay-list").appendChild(o);
+  }
+  if (meta.defaults && meta.defaults.game) {
+    $("game").value = meta.defaults.game;
+    const g = meta.games.find((x) => x.name === meta.defaults.game);
+    if (g) $("players").max = g.max_players;
   }
   drawSeats();
   const h = parseHash();
