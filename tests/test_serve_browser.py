@@ -326,3 +326,41 @@ def test_deus_is_readable_cards_legend_sentences_and_one_hidden_note(page, url, 
     shot = tmp_path / "deus.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
+
+
+def _wait_for_turn_or_end(page) -> bool:
+    """Wait until the human has actions or the game is over; True when it is over."""
+    page.wait_for_function(
+        "document.querySelector('.action') || "
+        "document.getElementById('status').textContent.includes('Game over')"
+    )
+    return "Game over" in page.inner_text("#status")
+
+
+def test_play_the_campaign_to_the_end_clicking_its_board(page, url):
+    """The Campaign's Battles are drawn like the Duel and clicked the same way."""
+    _new_game(page, url[0], "deus_lo_vult_campaign", "battles=1, max_turns=4",
+              seats=("human", "heuristic"))  # fmt: skip
+    clicks = 0
+    for _ in range(300):
+        if _wait_for_turn_or_end(page):
+            break
+        labels = page.locator(".action").all_inner_texts()
+        cell = next((lab for lab in labels if lab.startswith("cell ")), None)
+        before = _step(page)
+        if cell and (clicks < 6 or "end" not in labels):
+            col, row = "abcdefghijkl".index(cell[5]), int(cell[6:]) - 1
+            x = R.MARGIN + col * R.CELL + R.CELL // 2
+            y = R.HEADER + R.MARGIN + row * R.CELL + R.CELL // 2
+            page.click("#board", position={"x": x, "y": y})
+            clicks += 1
+        else:
+            page.locator(".action").nth(labels.index("end") if "end" in labels else 0).click()
+        page.wait_for_function(
+            f"Number(document.getElementById('status').dataset.step) > {before}"
+            " || !document.getElementById('error').hidden"
+        )
+        assert not page.is_visible("#error"), page.inner_text("#error")
+    assert "Game over" in page.inner_text("#status") and clicks >= 1
+    assert page.locator("#history li").count() == _step(page)
+    assert "slot" in page.inner_text("#legend")

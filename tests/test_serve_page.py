@@ -124,3 +124,24 @@ def test_watching_a_replay_tells_sentences_and_has_the_legend(url, tmp_path):
     assert [h["action"] for h in v["history"]] == actions
     assert all(h["text"].startswith(f"seat {h['seat']} plays ") for h in v["history"])
     assert any(item["mark"] == "slot" for item in v["legend"])
+
+
+def test_the_campaign_board_is_clicked_like_the_duel(url):
+    from crusadegym.envs import render_dlv as R
+
+    body = {"game": "deus_lo_vult_campaign", "options": {"battles": 1, "max_turns": 4},
+            "seed": 1, "seats": ["human", "human"], "actions": []}  # fmt: skip
+    clicks = 0
+    while clicks < 3:
+        status, v = call(url, "/api/play", body)
+        assert status == 200 and v["clickable"] and not v["over"]
+        cells = [a["label"] for a in v["legal"] if a["label"].startswith("cell ")]
+        if not cells:  # e.g. deploy KIND after a camp cell: a button
+            body = {**body, "actions": v["actions"] + [v["legal"][0]["id"]]}
+            continue
+        col, row = "abcdefghijkl".index(cells[0][5]), int(cells[0][6:]) - 1
+        x = R.MARGIN + col * R.CELL + R.CELL // 2
+        y = R.HEADER + R.MARGIN + row * R.CELL + R.CELL // 2
+        status, after = call(url, "/api/play", {**body, "click": [x, y]})
+        assert status == 200 and after["history"][-1]["label"] == cells[0], after.get("error")
+        body, clicks = {**body, "actions": after["actions"]}, clicks + 1

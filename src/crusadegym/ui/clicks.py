@@ -17,6 +17,7 @@ from crusadegym.core import Game
 
 CLICK_MAPS: dict[str, Callable[[Game, int, int], str | None] | str] = {
     "deus_lo_vult": "crusadegym.ui.clicks:deus_lo_vult_click",
+    "deus_lo_vult_campaign": "crusadegym.ui.clicks:deus_lo_vult_click",  # the same board
     "deus": "crusadegym.ui.clicks:deus_click",
     "crusaders": "crusadegym.ui.clicks:crusaders_click",
 }
@@ -38,7 +39,8 @@ def click_map(game_name: str) -> Callable[[Game, int, int], str | None] | None:
 
 
 def deus_lo_vult_click(game: Game, x: int, y: int) -> str | None:
-    """A pixel of :func:`crusadegym.envs.render_dlv.draw` -> ``cell a1`` .. ``cell l12``."""
+    """A pixel of :func:`crusadegym.envs.render_dlv.draw` -> ``cell a1`` .. ``cell l12``
+    (the Duel's board and each Battle of the Campaign, drawn alike)."""
     from crusadegym.core.deus_lo_vult import tables as T
     from crusadegym.core.deus_lo_vult.actions import cell_name
     from crusadegym.envs import render_dlv as R
