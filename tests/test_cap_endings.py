@@ -115,3 +115,29 @@ def test_play_and_replay_say_the_game_ended_at_the_turn_cap(tmp_path, capsys):
 def test_the_words_for_each_ending():
     assert ending(True) == ENDED_AT_CAP == "ended at the turn cap"
     assert ending(False) == ENDED_BY_RULES
+
+
+def test_a_campaign_with_a_battle_cut_by_the_cap_ends_cut_even_if_its_last_battle_did_not():
+    """A Campaign scores every Battle into Glory, so one Battle cut by the cap makes the
+    Campaign's result the cap's: it ends *truncated*, not only when its last Battle was
+    the one cut. Mid-Campaign it is not truncated (an env's episode goes on)."""
+    import numpy as np
+
+    from crusadegym.core.deus_lo_vult.campaign import flow
+    from crusadegym.core.deus_lo_vult.campaign.battle import C_BATTLE, C_TRUNC
+    from crusadegym.core.deus_lo_vult.layout import OVER, TRUNC
+
+    game = make_game("deus_lo_vult_campaign", players=2, battles=2, rounds=1, max_turns=1)
+    rng = np.random.default_rng(0)
+    state = game.new_state(3)
+    while state[C_BATTLE] == 0:  # the first Battle, cut after one turn a seat
+        game.step(state, int(rng.choice(game.legal_actions(state))))
+    assert state[C_TRUNC] == 1
+    assert not game.is_terminal(state) and not game.is_truncated(state)
+    # the second Battle ends by the rules (its last coin secured): the Campaign ends cut
+    state[OVER], state[TRUNC] = 1, 0
+    assert flow.end_battle(state, game.params)
+    assert game.is_terminal(state) and game.is_truncated(state)
+    # a Campaign none of whose Battles was cut ends by the rules
+    state[C_TRUNC], state[C_BATTLE], state[OVER], state[TRUNC] = 0, 1, 1, 0
+    assert flow.end_battle(state, game.params) and not game.is_truncated(state)

@@ -25,7 +25,7 @@ from .layout import CB_BATTLE
 # state slots (battle.py's part of the BATTLE block; gauntlets.py owns CB_BATTLE + 64 ...)
 C_BATTLE = CB_BATTLE + 0  # Battles finished so far (0 during the first)
 C_OVER = CB_BATTLE + 1  # 1 once the Campaign has ended
-C_TRUNC = CB_BATTLE + 2  # 1 if the Campaign ended with a Battle cut by the turn cap
+C_TRUNC = CB_BATTLE + 2  # 1 once any Battle of the Campaign was cut by the turn cap
 C_COIN_BALANCE = CB_BATTLE + 3  # coins of this Battle's deal now off the board and out of
 # SCORE (prices paid, tithe) minus coins put into SCORE from outside (carried in): the
 # Duel's coin conservation reads held + loose + secured + this == dealt (invariants.py)

@@ -104,13 +104,20 @@ def campaign_done(state, params):
 @jit
 def end_battle(state, params):
     """The Duel part has ended (``OVER``): score it, then end the Campaign or set up the
-    next Battle. Returns True if the Campaign is over."""
-    truncated = state[TRUNC]
+    next Battle. Returns True if the Campaign is over.
+
+    A Battle cut by the turn cap (``TRUNC``) marks the whole Campaign as cut
+    (``C_TRUNC``, kept across Battles): its Glory was scored as the Battle stood, not by
+    the rules, so the Campaign's result is the cap's too, and when the Campaign ends
+    ``TRUNC`` says so (issue #36: a game decided by the cap is not a game result; before,
+    only a cut *last* Battle was reported)."""
+    if state[TRUNC] != 0:
+        state[B.C_TRUNC] = 1
     score_battle(state, params)
     state[B.C_BATTLE] += 1
     if campaign_done(state, params):
         state[B.C_OVER] = 1
-        state[B.C_TRUNC] = truncated
+        state[TRUNC] = state[B.C_TRUNC]
         return True
     next_battle(state, params)
     return False
