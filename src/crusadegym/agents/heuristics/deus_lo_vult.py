@@ -622,22 +622,14 @@ def decided_result(state, params, material, full, out):
     wins"], a seat that cannot finish first any more (even with every coin still to be
     secured it stays below the best other seat, or only ties one that wins the tie as
     the last plunderer [R "last coin is the king"], once no coin is left to plunder) has
-    lost: it is worth just under -1. Once all seats but one have lost, the game is
-    decided and that one is worth just under +1. "Just under": by at most
-    DECIDED_MARGIN, the less the better the seat's evaluation stands (linear in its
-    margin over DECIDED_SPAN, so a far lead still tells moves apart). The end of the
-    game is then better for a seat that has lost than going on, so it secures the last
-    coins too; without this it would hold a coin forever, since any unfinished game is
-    worth more than a lost one. (So a lost seat's value lies a little below -1: the one
-    place this evaluation leaves [-1, 1].)"""
-    players = params[P_PLAYERS]
+    lost: :func:`score_decided`."""
     if state[L.ROUND] != params[P_ROUNDS] - 1:
         return
+    players = params[P_PLAYERS]
     left = state[L.ROUND_LEFT]
     last = state[L.LAST_PLUNDER]
     settled = params[P_TIE] == TIE_LAST_COIN and last >= 0 and quarter_coins(state) == 0
     lost = stack_row(MAX_PLAYERS, np.uint8)
-    n_lost, winner = 0, -1
     for q in range(players):
         top = -1
         for r in range(players):
@@ -646,6 +638,21 @@ def decided_result(state, params, material, full, out):
         best = state[L.SCORE + q] + left  # q secures every coin still to be secured
         tie_lost = settled and last != q and state[L.SCORE + last] == top
         lost[q] = 1 if best < top or (best == top and tie_lost) else 0
+    score_decided(lost, players, material, full, out)
+
+
+@jit
+def score_decided(lost, players, material, full, out):
+    """Seats with ``lost[p]`` set cannot win any more: each is worth just under -1. Once
+    all seats but one have lost, the game is decided and that one is worth just under
+    +1. "Just under": by at most DECIDED_MARGIN, the less the better the seat's
+    evaluation stands (linear in its margin over DECIDED_SPAN, so a far lead still tells
+    moves apart). The end of the game is then better for a seat that has lost than going
+    on, so it secures the last coins too; without this it would hold a coin forever,
+    since any unfinished game is worth more than a lost one. (So a lost seat's value lies
+    a little below -1: the one place this evaluation leaves [-1, 1].)"""
+    n_lost, winner = 0, -1
+    for q in range(players):
         n_lost += lost[q]
         if lost[q] == 0:
             winner = q

@@ -15,7 +15,9 @@ toward the loot, units lost or wounded), with the seat's Campaign-only units (Wa
 Engines, Heroes) counted like its army's, and the rounds played over the whole
 Campaign (each Battle's rounds; a Battle's end clears the board as a round's end
 does). A seat's value is ``tanh((own - best rival material) / SCALE)`` as in the Duel;
-the same kernel is the MCTS cutoff.
+the same kernel is the MCTS cutoff. In the last round of the Campaign's last Battle, a
+seat that cannot end with the most Glory any more is worth just under a loss
+(:func:`campaign_decided`), as a lost seat of the Duel's last round is.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.campaign.battle import C_BATTLE, C_GLORY
 from crusadegym.core.deus_lo_vult.campaign.config import P_COINS_PER_GLORY
+from crusadegym.core.deus_lo_vult.campaign.flow import campaign_done, score_battle
 from crusadegym.core.deus_lo_vult.config import P_PLAYERS, P_ROUNDS
 from crusadegym.core.deus_lo_vult.pieces import campaign_units
 from crusadegym.core.jit import ajit, jit
@@ -42,6 +45,7 @@ N_CELLS = T.N_CELLS
 SCALE = duel.SCALE
 W_SECURED = duel.W_SECURED
 W_ROUND = duel.W_ROUND
+MAX_PLAYERS = duel.MAX_PLAYERS
 
 
 @jit
@@ -83,6 +87,36 @@ def evaluate(state, params, out):
         material[p] = glory + duel.weigh(terms, False)
         full[p] = glory + duel.weigh(terms, True) + progress
     duel.versus_best_rival(material, full, out)
+    campaign_decided(state, params, material, full, out)
+
+
+@ajit
+def campaign_decided(state, params, material, full, out):
+    """The Campaign's result once it is settled [R "The player with the most Glory
+    points wins"]: in the last round of a Battle after which the Campaign ends, a seat
+    that stays below another seat's Glory even if it secures every coin still to be
+    secured has lost, and :func:`duel.score_decided` values it just under -1 (and the
+    last seat in the race just under +1). So a seat that has lost secures the Battle's
+    last coin rather than hold it until the turn cap (issue #36: Campaign self-play,
+    seed 4012, third Battle: the trailing seat held the last coin one step from its camp
+    centre for 3,000 turns). A Battle after which the Campaign goes on decides nothing."""
+    if state[L.ROUND] != params[P_ROUNDS] - 1:
+        return
+    players = params[P_PLAYERS]
+    lost = stack_row(MAX_PLAYERS, np.uint8)
+    for q in range(players):
+        trial = state.copy()  # the Battle ended now, q having secured every coin left
+        trial[L.SCORE + q] += trial[L.ROUND_LEFT]
+        score_battle(trial, params)
+        trial[C_BATTLE] += 1
+        if not campaign_done(trial, params):
+            return
+        top = -1
+        for r in range(players):
+            if r != q:
+                top = max(top, trial[C_GLORY + r])
+        lost[q] = 1 if trial[C_GLORY + q] < top else 0
+    duel.score_decided(lost, players, material, full, out)
 
 
 HEURISTIC = Heuristic(
