@@ -311,3 +311,24 @@ def test_dagger_plays_the_networks_moves_but_learns_the_teachers():
         assert target.argmax() == legal[0]  # the label is the teacher's move
         cells = selfplay.states[slot][tinygame.CELLS : tinygame.CELLS + 9]
         assert cells[legal[-1]] == seat and cells[legal[0]] != seat  # the network's move
+
+
+def test_the_diagnosis_fits_a_teacher_better_than_chance_and_reports_it(capsys):
+    """``training.expert.diagnose``: the teacher's own agreement, then the recipe's network
+    fitted offline to the teacher's games; on tic-tac-toe it predicts the heuristic's
+    held-out moves far better than a uniform guess among the legal ones."""
+    import tinygame  # noqa: F401 - registers the tiny game
+
+    from crusadegym.training.expert import diagnose
+
+    game = make_game(TINY)
+    games = diagnose.teacher_games(game, "heuristic", 200, seed=0)
+    fit = diagnose.fit_and_report(game, games, hidden=32, epochs=20, seed=0)
+    held = np.concatenate([g.masks for i, g in enumerate(games) if i % 10 == 0])
+    chance = float(np.mean(1.0 / held.sum(axis=1)))
+    assert fit["held_out"]["top1"] > chance + 0.1  # (the teacher breaks ties at random)
+    assert len(fit["value_error_by_fifth"]) == diagnose.FIFTHS
+    agreement = diagnose.teacher_agreement(game, "heuristic", positions=20, draws=4, seed=0)
+    assert 0.25 <= agreement["all"] <= 1.0
+    assert diagnose.main([TINY, "--games", "20", "--positions", "10", "--epochs", "1"]) == 0
+    assert "teacher's own agreement" in capsys.readouterr().out
