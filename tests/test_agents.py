@@ -250,8 +250,8 @@ def test_mcts_with_one_iteration_plays_the_greedy_choice():
 @DLV
 def test_mcts_with_priors_deepens_before_trying_every_action():
     """Priors count for unvisited actions too, so 40 iterations reach past two plies
-    even with 29 legal actions at the root (plain UCT would still be expanding)."""
-    game, state = _dlv_midgame(101)  # a stage-1 choice among 29 selections
+    even with 25 legal actions at the root (plain UCT would still be expanding)."""
+    game, state = _dlv_midgame(86)  # a stage-1 choice among 25 selections
     assert game.legal_mask(state).sum() > 10
     agent = MCTSAgent(seed=0, iterations=40)
     agent.act_state(game, state)
@@ -406,3 +406,21 @@ def test_load_policy_agent_round_trip(tmp_path):
     assert record["steps"] >= 5  # every policy move was legal (select_action checks)
     game, state = tiny_state("XXXXOOOO.", to_move=1)  # only cell 8 is legal
     assert agent.act(game.observe(state, 1), game.legal_mask(state)) == 8
+
+
+def test_the_heuristic_respects_small_value_differences_and_draws_only_true_ties(monkeypatch):
+    """Issue #36: a decided Campaign's moves differ by about 5e-7; a random jitter of 1e-6
+    on the values made the leader wander until the turn cap. Only values within
+    ``TIE_TOLERANCE`` of the best are a tie, and a tie is drawn with the agent's RNG."""
+    from crusadegym.agents.heuristics import agent as heuristic_agent
+
+    game, state = tiny_state(".........", 0)
+    values = np.full(game.num_actions, -np.inf)
+    values[[1, 4, 7]] = [0.5, 0.5 + 5e-7, 0.5 + 5e-7]
+    monkeypatch.setattr(heuristic_agent, "action_values", lambda *args: values.copy())
+    heuristic = heuristic_agent.resolve_heuristic(game)
+    picks = {
+        heuristic_agent.greedy_action(game, state, heuristic, np.random.default_rng(seed))
+        for seed in range(200)
+    }
+    assert picks == {4, 7}

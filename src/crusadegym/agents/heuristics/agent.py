@@ -10,8 +10,10 @@ from ..base import Agent
 from ..kernels import bound_lookahead
 from . import Heuristic, extend_mask, resolve_heuristic, value_kernel
 
-_TIE_NOISE = 1e-6
-"""Random jitter added to lookahead values so equal values are broken by the agent's RNG."""
+TIE_TOLERANCE = 1e-12
+"""Lookahead values this close to the best are a tie, broken by the agent's RNG. Far
+below any real difference: a decided Campaign's moves differ by about 5e-7, and a
+random jitter of 1e-6 (as before) made the leader wander instead of finishing (issue #36)."""
 
 
 def action_values(game: Game, state: np.ndarray, heuristic: Heuristic) -> np.ndarray:
@@ -30,14 +32,16 @@ def action_values(game: Game, state: np.ndarray, heuristic: Heuristic) -> np.nda
 def greedy_action(
     game: Game, state: np.ndarray, heuristic: Heuristic, rng: np.random.Generator
 ) -> int:
-    """The legal action whose lookahead value is best for the mover (random tie-break)."""
+    """The legal action whose lookahead value is best for the mover; actions within
+    :data:`TIE_TOLERANCE` of the best are a tie, drawn with ``rng``."""
     game.check_state(state)
     if game.is_terminal(state):
         raise ValueError(f"{game.name}: the game is over; no action to choose")
     values = action_values(game, state, heuristic)
     legal = np.isfinite(values)
-    values[legal] += rng.random(int(legal.sum())) * _TIE_NOISE
-    return int(np.argmax(np.where(legal, values, -np.inf)))
+    best = values[legal].max()
+    ties = np.flatnonzero(legal & (values >= best - TIE_TOLERANCE))
+    return int(ties[rng.integers(len(ties))]) if len(ties) > 1 else int(ties[0])
 
 
 class HeuristicAgent(Agent):
