@@ -677,10 +677,10 @@ def undecided_value(margin):
     ``UNDECIDED`` (= the lowest value of a decided game's winner, 1 - DECIDED_MARGIN) as
     ``UNDECIDED - a / (b + excess)``, with the slope of the tanh where they join. So a seat
     far ahead (a game against a random seat: 20 coins up, a margin of 250) still tells
-    its moves apart (tanh(250 / 60) is 1 - 5e-4, with steps below the agent's 1e-6
-    tie-break), and deciding the game is always worth more than any undecided position
-    (issue #36: 21 coins to 0, the leader never secured the coin that ended round 2 and
-    decided the game, worth 1 - DECIDED_MARGIN x (1 - standing) < tanh)."""
+    its moves apart (tanh(250 / 60) is 1 - 5e-4, with steps below the 1e-6 random
+    jitter the agent then added), and deciding the game is always worth more than any
+    undecided position (issue #36: 21 coins to 0, the leader never secured the coin that
+    ended round 2 and decided the game, worth 1 - DECIDED_MARGIN x (1 - standing) < tanh)."""
     x = abs(margin)
     if x <= TANH_SPAN:
         return np.tanh(margin / SCALE)
