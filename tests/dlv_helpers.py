@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from crusadegym.agents.base import select_action
+from crusadegym.agents.heuristics import HeuristicAgent
 from crusadegym.core import Game, make_game
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
@@ -85,3 +87,16 @@ def random_positions(game: Game, n_games: int, steps: int, seed: int = 0):
             yield state.copy()
             game.k.legal_mask(state, game.params, mask)
             game.step(state, int(rng.choice(np.flatnonzero(mask))))
+
+
+def greedy(game: Game, state: np.ndarray, n: int, seed: int = 0) -> list[str]:
+    """Play ``n`` heuristic actions from ``state`` (in place, stopping at the end); their
+    names."""
+    agent, names = HeuristicAgent(seed=seed), []
+    for _ in range(n):
+        action = select_action(agent, game, state)
+        names.append(game.action_to_str(action, state))
+        game.step(state, action)
+        if game.is_terminal(state):
+            break
+    return names

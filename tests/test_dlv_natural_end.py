@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from dlv_helpers import at, position
+from dlv_helpers import at, greedy, position
 
 from crusadegym.agents.base import select_action
 from crusadegym.agents.heuristics import HeuristicAgent
@@ -23,18 +23,6 @@ from crusadegym.core.deus_lo_vult import tables as T
 
 SMALL = {"players": 2, "rounds": 1, "max_turns": 400}  # max_turns: per seat, never reached
 GAMES = 4
-
-
-def _greedy(game, state, n: int, seed: int = 0) -> list[str]:
-    """Play ``n`` heuristic actions from ``state`` (in place); their names."""
-    agent, names = HeuristicAgent(seed=seed), []
-    for _ in range(n):
-        action = select_action(agent, game, state)
-        names.append(game.action_to_str(action, state))
-        game.step(state, action)
-        if game.is_terminal(state):
-            break
-    return names
 
 
 @pytest.mark.parametrize("seed", range(GAMES))
@@ -57,7 +45,7 @@ def test_the_last_coin_of_a_quarter_is_plundered():
     on g8). The heuristic plunders it, though no coin is left for its other units."""
     fields = {"g7": "0P", "f7": "0F", "g8": "Q11*1", "k10": "1F", "k9": "1F"}
     game, state = position(fields, "seat=0 ap=7 phase=army score=6,4 left=1")
-    assert _greedy(game, state, 2) == ["cell g7", "strike S"]
+    assert greedy(game, state, 2) == ["cell g7", "strike S"]
     assert at(state, "g7") == "pilgrim side=0 coins=1"
 
 
@@ -66,7 +54,7 @@ def test_the_rounds_last_coin_is_secured():
     still secures it (a round played is worth more than the positions it clears)."""
     fields = {"b3": "0P*1", "c3": "0F", "d3": "0F", "k10": "1F", "k9": "1F"}
     game, state = position(fields, "seat=0 ap=7 phase=army score=6,4 left=1")
-    assert _greedy(game, state, 2) == ["cell b3", "give N"]
+    assert greedy(game, state, 2) == ["cell b3", "give N"]
     assert state[L.ROUND] == 1 and state[L.SCORE] == 7
 
 
@@ -76,7 +64,7 @@ def test_a_seat_that_has_lost_still_secures_the_games_last_coin():
     and the game ends by the rules."""
     fields = {"b3": "0P*1", "c3": "0F", "k10": "1F", "k9": "1F"}
     game, state = position(fields, "seat=0 ap=7 phase=army round=3 score=0,5 left=1")
-    assert _greedy(game, state, 2) == ["cell b3", "give N"]
+    assert greedy(game, state, 2) == ["cell b3", "give N"]
     assert game.is_terminal(state) and not game.is_truncated(state)
     assert np.array_equal(game.returns(state), [-1.0, 1.0])
 
@@ -87,7 +75,7 @@ def test_a_unit_steps_off_a_plunder_spot_it_cannot_use():
     nothing else to do, the heuristic moves it off the spot."""
     fields = {"e7": "Q8*2", "f7": "1F", "g7": "1F", "b3": "0F", "c3": "0F"}
     game, state = position(fields, "seat=1 ap=7 phase=army")
-    names = _greedy(game, state, 14, seed=1)
+    names = greedy(game, state, 14, seed=1)
     assert at(state, "f7") == "empty", names
 
 
@@ -98,7 +86,7 @@ def test_a_seat_out_of_the_race_ends_a_three_player_game():
     fields = {"k10": "2P*1", "k9": "2F", "b3": "0F", "c3": "0F", "j2": "1F", "k3": "1F"}
     header = "seat=2 ap=7 phase=army players=3 round=3 score=10,10,0 left=1 last=0"
     game, state = position(fields, header, players=3)
-    assert _greedy(game, state, 2) == ["cell k10", "give S"]
+    assert greedy(game, state, 2) == ["cell k10", "give S"]
     assert game.is_terminal(state) and not game.is_truncated(state)
     assert np.array_equal(game.returns(state), [1.0, -1.0, -1.0])
 
@@ -112,7 +100,7 @@ def test_a_seat_far_ahead_secures_the_coin_that_decides_the_game():
     fields = {"c1": "0K", "c2": "0K*1", "c3": "0F", "h8": "1P'", "i9": "1C'", "h10": "1A'"}
     header = "seat=0 ap=7 phase=army round=2 score=21,0 left=1 purgatory=0P,0A,0P,1P,1K,1P,1V"
     game, state = position(fields, header)
-    assert _greedy(game, state, 2) == ["cell c2", "give W"]
+    assert greedy(game, state, 2) == ["cell c2", "give W"]
     assert state[L.ROUND] == 2 and state[L.SCORE] == 22
 
 
@@ -125,7 +113,7 @@ def test_a_carrier_two_steps_from_home_walks_its_coin_home():
               "d3": "0P", "a5": "0P", "a6": "0F'", "f5": "Q8*4", "e7": "Q6*3"}  # fmt: skip
     header = "seat=1 ap=7 phase=army round=2 score=0,16 left=8 purgatory=0P,1F,1P,1A,0F"
     game, state = position(fields, header)
-    names = _greedy(game, state, 4, seed=1)
+    names = greedy(game, state, 4, seed=1)
     assert state[L.SCORE + 1] == 17, names
 
 
