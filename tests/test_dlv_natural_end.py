@@ -69,6 +69,19 @@ def test_a_seat_that_has_lost_still_secures_the_games_last_coin():
     assert np.array_equal(game.returns(state), [-1.0, 1.0])
 
 
+def test_a_seat_too_far_behind_secures_the_last_coin_of_an_earlier_round():
+    """Round 2 of 3, seat 0 behind 0 to 18 with the round's last coin next to its camp:
+    even with that coin and the richest quarters the last round can deal (16 coins, read
+    from which quarters are left, not their order) it stays behind, so the game is
+    decided already and securing the coin (which starts a last round it has lost) is no
+    worse than holding it. Before, only the last round was ever decided, and the seat held
+    the coin until the turn cap (self-play seed 1005)."""
+    fields = {"b3": "0P*1", "c3": "0F", "k10": "1F", "k9": "1F"}
+    game, state = position(fields, "seat=0 ap=7 phase=army round=2 score=0,18 left=1")
+    assert greedy(game, state, 2) == ["cell b3", "give N"]
+    assert state[L.ROUND] == 2 and state[L.SCORE] == 1
+
+
 def test_a_unit_steps_off_a_plunder_spot_it_cannot_use():
     """Seat 1's Footman on f7, the only plunder spot of the Court on e7 (coin edge east;
     only seat 0's Foot Knight strikes west), blocks the quarter for good if it stays. With

@@ -179,6 +179,8 @@ TOKEN_OWNER = T.TOKEN_OWNER
 KIND_EDGES = T.KIND_EDGES
 KIND_CAPACITY = T.KIND_CAPACITY
 QUARTER_TOKEN0 = T.QUARTER_TOKEN0
+KIND_COINS = T.KIND_COINS
+QUARTERS_PER_ROUND = len(T.QUARTER_SLOTS)  # City Quarters dealt at a round's start [R]
 N_QUARTERS = T.N_QUARTERS  # City Quarter tokens: 4 on the board per Duel round, 12 (Jerusalem)
 MAX_SOURCES = N_QUARTERS + MAX_LOOSE  # sources of loot: quarters and cells of loose coins
 MAX_SPOTS = 4 * N_QUARTERS  # plunder spots: a side of a quarter each
@@ -617,18 +619,47 @@ def evaluate(state, params, out):
 
 
 @jit
+def future_coins(state, params):
+    """An upper bound on the coins the rounds after this one can still deal: the richest
+    ``QUARTERS_PER_ROUND`` quarters a round among those not dealt yet. Public: which
+    quarters are left is known (the dealt ones are on the table), their order is not, and
+    the bound does not read it."""
+    rounds_left = params[P_ROUNDS] - 1 - state[L.ROUND]
+    if rounds_left <= 0:
+        return 0
+    coins = stack_row(N_QUARTERS, np.int64)
+    n = 0
+    for i in range(state[L.QNEXT], N_QUARTERS):
+        coins[n] = KIND_COINS[TOKEN_KIND[QUARTER_TOKEN0 + state[L.QORDER + i]]]
+        n += 1
+    total = 0
+    for _ in range(min(n, rounds_left * QUARTERS_PER_ROUND)):  # the richest, one by one
+        best = 0
+        for i in range(1, n):
+            if coins[i] > coins[best]:
+                best = i
+        total += coins[best]
+        coins[best] = -1
+    return total
+
+
+@jit
 def decided_result(state, params, material, full, out):
-    """In the last round [R "The player with the most coins at the end of 3 rounds
-    wins"], a seat that cannot finish first any more (even with every coin still to be
-    secured it stays below the best other seat, or only ties one that wins the tie as
-    the last plunderer [R "last coin is the king"], once no coin is left to plunder) has
-    lost: :func:`score_decided`."""
-    if state[L.ROUND] != params[P_ROUNDS] - 1:
-        return
+    """A seat that cannot finish first any more has lost [R "The player with the most
+    coins at the end of 3 rounds wins"]: even with every coin still to be secured this
+    round and every coin the later rounds can deal (:func:`future_coins`) it stays below
+    the best other seat, or, in the last round once no coin is left to plunder, only ties
+    one that wins the tie as the last plunderer [R "last coin is the king"]:
+    :func:`score_decided`. Not only in the last round: a seat too far behind in round 2
+    held the round's last coin forever (issue #36, Duel self-play seed 1005: securing it
+    started a last round already lost, any unfinished round was worth more)."""
     players = params[P_PLAYERS]
-    left = state[L.ROUND_LEFT]
+    last_round = state[L.ROUND] == params[P_ROUNDS] - 1
+    left = state[L.ROUND_LEFT] + future_coins(state, params)
     last = state[L.LAST_PLUNDER]
-    settled = params[P_TIE] == TIE_LAST_COIN and last >= 0 and quarter_coins(state) == 0
+    settled = (
+        last_round and params[P_TIE] == TIE_LAST_COIN and last >= 0 and quarter_coins(state) == 0
+    )
     lost = stack_row(MAX_PLAYERS, np.uint8)
     for q in range(players):
         top = -1
