@@ -36,7 +36,9 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
         if tok.min() < 0 or int(tok.sum()) != total:
             errors.append(f"seat {p}: wheel holds {tok.tolist()} but must hold {total} tokens")
         giant = int(_seat(state, p, L.PL_GIANT)[0])
-        if giant >= 0 and tok[giant] < 1:
+        if not -1 <= giant < T.N_WEDGES:
+            errors.append(f"seat {p}: the giant token is on wedge {giant}, off the wheel")
+        elif giant >= 0 and tok[giant] < 1:
             errors.append(f"seat {p}: the giant token is on empty wedge {giant}")
         if int(_seat(state, p, L.PL_SCORE)[0]) < 0:
             errors.append(f"seat {p}: negative influence")
@@ -55,6 +57,9 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
             r = int(_seat(state, p, L.PL_KNIGHT + k)[0])
             if r != T.KNIGHT_AWAY and not (0 <= r < T.N_REGIONS and params[P_ACTIVE + r]):
                 errors.append(f"seat {p}: knight {k} in invalid region {r}")
+    coat_owners = state[L.R_COAT : L.R_COAT + T.N_REGIONS]
+    if np.any((coat_owners < -1) | (coat_owners >= players)):
+        errors.append(f"a Coat-of-Arms of no seat: {sorted(set(coat_owners.tolist()))}")
     # buildings: at most one per region, the second only an expansion one beside its pair
     placed = np.zeros((players, T.N_BUILDING_TYPES, T.N_LEVELS), np.int64)
     for r in range(T.N_REGIONS):
@@ -82,7 +87,9 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
     loc = state[L.ENEMY_LOC : L.ENEMY_LOC + T.N_ENEMY_TOKENS]
     for r in range(T.N_REGIONS):
         e = int(state[L.R_ENEMY + r])
-        if e >= 0 and int(loc[e]) != r:
+        if not -1 <= e < T.N_ENEMY_TOKENS:
+            errors.append(f"region {T.REGION_NAMES[r]} holds enemy {e}, no such token")
+        elif e >= 0 and int(loc[e]) != r:
             errors.append(f"region {T.REGION_NAMES[r]} holds enemy {e} located at {int(loc[e])}")
     for e in range(T.N_ENEMY_TOKENS):
         where = int(loc[e])

@@ -3,7 +3,9 @@
 :func:`violation` returns 0 for a sound state, else the code of the first violated
 invariant (``VIOLATIONS[code]`` says which). It reads the state only and never
 raises; the plain-Python :func:`invariants.check` stays the readable statement and
-names the offending token or cell (the tests check both agree).
+names the offending token or cell (the tests check both agree). For Campaign params it
+then runs the Campaign's own checks (``campaign/invariant_kernel.py``, the compiled
+``campaign/invariants.py``; its codes follow the Duel's).
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import numpy as np
 
 from ..jit import jit
 from . import tables as T
-from .campaign import hookpoints as H
 from .campaign.battle import C_COIN_BALANCE
+from .campaign.invariant_kernel import BAD_ADJOINED as CAMPAIGN_BAD_ADJOINED
+from .campaign.invariant_kernel import VIOLATIONS as CAMPAIGN_VIOLATIONS
+from .campaign.invariant_kernel import campaign_violation
 from .carry import capacity
 from .config import NO_SARACEN_CAP, P_CAMP_CENTRE, P_CAMPAIGN, P_PLAYERS, P_SARACEN_CAP
 from .layout import (
@@ -54,8 +58,8 @@ VIOLATIONS = (
     "action points out of range",
     "a Campaign-only token (Greek fire) is in the Duel",
     "more Saracens on the board than the saracen_cap home rule allows",
-    "Campaign: the adjoined units are not the ones the position gives (campaign/adjoin.py)",
-)
+    "the quarters dealt (QNEXT) or the quarter order name no such quarter",
+) + CAMPAIGN_VIOLATIONS[1:]  # campaign/invariant_kernel.py: the Campaign's own slots
 (
     OK,
     BAD_BOARD,
@@ -75,8 +79,10 @@ VIOLATIONS = (
     BAD_AP,
     BAD_CAMPAIGN_TOKEN,
     BAD_SARACEN_CAP,
-    BAD_ADJOINED,
-) = range(len(VIOLATIONS))
+    BAD_QUARTERS,
+) = range(len(VIOLATIONS) - len(CAMPAIGN_VIOLATIONS) + 1)
+CAMPAIGN_CODE0 = BAD_QUARTERS  # Campaign code k (campaign/invariant_kernel.py) is this + k
+BAD_ADJOINED = CAMPAIGN_CODE0 + CAMPAIGN_BAD_ADJOINED
 
 N_SEATS = T.MAX_PLAYERS
 
@@ -155,9 +161,14 @@ def violation(state, params):
         if state[GROUND + c] < 0:
             return BAD_GROUND
         loose += state[GROUND + c]
+    if state[QNEXT] < 0 or state[QNEXT] > T.N_QUARTERS:
+        return BAD_QUARTERS
     dealt = 0
     for i in range(state[QNEXT]):
-        dealt += T.KIND_COINS[T.KIND_QUARTER0 + state[QORDER + i]]
+        q = state[QORDER + i]
+        if q < 0 or q >= T.N_QUARTERS:
+            return BAD_QUARTERS
+        dealt += T.KIND_COINS[T.KIND_QUARTER0 + q]
     secured = 0
     for p in range(players):
         secured += state[SCORE + p]
@@ -174,8 +185,10 @@ def violation(state, params):
     cap = params[P_SARACEN_CAP]
     if cap != NO_SARACEN_CAP and saracens > cap:
         return BAD_SARACEN_CAP
-    if params[P_CAMPAIGN] != 0 and H.adjoined_stale(state, params):
-        return BAD_ADJOINED
+    if params[P_CAMPAIGN] != 0:  # the Campaign's own slots (compiled for Campaign params only)
+        code = campaign_violation(state, params)
+        if code != OK:
+            return CAMPAIGN_CODE0 + code
     return OK
 
 

@@ -77,7 +77,14 @@ def check(state: np.ndarray, params: np.ndarray) -> list[str]:
         if T.TOKEN_OWNER[t] < 4 and loc[t] < 0 and coins:
             errors.append(f"off-board Crusader {t} holds coins")
     # coin conservation: everything dealt so far is on quarters, carried, loose or secured
-    dealt = [int(state[L.QORDER + i]) for i in range(int(state[L.QNEXT]))]
+    qnext = int(state[L.QNEXT])
+    if not 0 <= qnext <= T.N_QUARTERS:
+        errors.append(f"{qnext} quarters dealt, outside [0, {T.N_QUARTERS}]")
+        qnext = 0
+    dealt = [int(state[L.QORDER + i]) for i in range(qnext)]
+    if any(not 0 <= q < T.N_QUARTERS for q in dealt):
+        errors.append(f"the quarter order {dealt} names no such quarter")
+        dealt = []
     total = sum(int(T.KIND_COINS[T.KIND_QUARTER0 + q]) for q in dealt)
     ground = state[L.GROUND : L.GROUND + T.N_CELLS]
     if ground.min() < 0:
