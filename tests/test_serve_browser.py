@@ -364,3 +364,28 @@ def test_play_the_campaign_to_the_end_clicking_its_board(page, url):
     assert "Game over" in page.inner_text("#status") and clicks >= 1
     assert page.locator("#history li").count() == _step(page)
     assert "slot" in page.inner_text("#legend")
+
+
+def _play_to_the_end_by_buttons(page, limit: int) -> int:
+    """Click the first action button until the game is over; the number of clicks."""
+    clicks = 0
+    for _ in range(limit):
+        if _wait_for_turn_or_end(page):
+            break
+        _click_and_wait(page, ".action")
+        assert not page.is_visible("#error"), page.inner_text("#error")
+        clicks += 1
+    assert "Game over" in page.inner_text("#status")
+    assert page.locator(".action").count() == 0
+    assert page.locator("#history li").count() == _step(page) > clicks
+    return clicks
+
+
+@pytest.mark.parametrize(
+    ("name", "max_turns"), [("deus", 4), ("crusaders", 3)], ids=["deus", "crusaders"]
+)
+def test_play_deus_and_crusaders_to_the_end_by_clicking(page, url, name, max_turns):
+    """Deus and Crusaders against random, a short game, every human move a button click."""
+    _new_game(page, url[0], name, f"max_turns={max_turns}")
+    assert _play_to_the_end_by_buttons(page, 200) >= 3
+    assert page.get_attribute("#board", "src").startswith("data:image/png")
