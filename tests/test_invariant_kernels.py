@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 from crusadegym.core import make_game
-from crusadegym.core.deus import layout as DL
 
 _AMENITIES = (
     "latrine", "pillory", "surgeon", "gravediggers", "salutificatio", "cat", "dog",
@@ -77,15 +76,13 @@ def reachable_states(game, seed: int) -> list[np.ndarray]:
     return [states[int(k)] for k in sorted(keep)]
 
 
-# Deus (core/deus, not part of issue #38's fix) is tested on a safe subset: its compiled
-# checker reads its card columns before range-checking them (a card id past the deck, or
-# a far column count, indexes outside the tables: IndexError under NUMBA_BOUNDSCHECK=1, a
-# segfault without), and its Python checker never returns on a negative PIECES word
-# (``board.n_buildings`` -> ``popcount`` of a negative number, via ``effects.temple_vp``).
-# So Deus keeps its column slots and gets near non-negative values only; the other three
-# checkers range-check every slot they index with.
-NEAR_VALUES_ONLY = {"deus"}
-UNSAFE_SLOTS = {"deus": range(DL.COLS, DL.STATE_SIZE)}
+# Every checker is given every slot and every value: Deus's compiled checker range-checks
+# its piles and columns before it reads tables with them (``_bad_card_places``), and
+# ``board.popcount`` ends on a negative word. (Before, Deus was kept to a safe subset: a
+# card id past the deck read outside the tables, and its Python checker never returned on
+# a negative PIECES word.)
+NEAR_VALUES_ONLY: set[str] = set()
+UNSAFE_SLOTS: dict[str, range] = {}
 
 
 def candidate_values(v: int, far: bool = True) -> tuple[int, ...]:

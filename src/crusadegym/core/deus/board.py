@@ -30,8 +30,10 @@ def is_edge(params, r):
 
 @jit
 def popcount(x):
+    """Set bits of a non-negative word (0 for a negative one, which no sound state holds:
+    the invariant checks flag it; a right shift never empties a negative number)."""
     n = 0
-    while x:
+    while x > 0:
         n += x & 1
         x >>= 1
     return n

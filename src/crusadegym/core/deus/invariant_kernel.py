@@ -60,9 +60,29 @@ MILITARY_BIT = 1 << T.MILITARY
 
 
 @jit
+def _bad_card_places(state, players):
+    """Pile and column sizes outside their room, or a column entry that is no card: read
+    first, so that no later check indexes the tables with them (code 8)."""
+    if not (0 <= state[DECK_N] <= T.N_CARDS and 0 <= state[DISC_N] <= T.N_CARDS):
+        return True
+    for p in range(players):
+        for colour in range(T.N_COLOURS):
+            n = state[col_n(p, colour)]
+            if n < 0 or n > T.COLUMN_CAP:
+                return True
+            for i in range(n):
+                c = state[col(p, colour) + i]
+                if c < 0 or c >= T.N_CARDS:
+                    return True
+    return False
+
+
+@jit
 def violation(state, params):
     """0 if ``state`` is sound, else the code of the first violated invariant."""
     players = params[P_PLAYERS]
+    if _bad_card_places(state, players):
+        return 8
     for k in range(T.N_RESOURCES):
         held = 0
         for p in range(players):
