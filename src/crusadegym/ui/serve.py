@@ -65,6 +65,7 @@ from PIL import Image
 
 from crusadegym.agents.base import select_action
 from crusadegym.agents.human import explain_illegal, legal_listing, legend, read_move
+from crusadegym.agents.match import build_parser as build_play_parser
 from crusadegym.agents.narrate import changes, summary
 from crusadegym.agents.options import make_game_with_players
 from crusadegym.agents.pretrained import check_pretrained_specs
@@ -325,10 +326,16 @@ def move_entry(
 def play_move(
     game: Game, state: np.ndarray, action: int, viewer: int | None, step: int, told: bool = True
 ) -> dict:
-    """Play ``action`` on ``state`` (in place) and return its history entry."""
+    """Play ``action`` on ``state`` (in place) and return its history entry. Only a move
+    told with its outcome needs the position before it kept: an untold one's entry reads
+    the position before the step only."""
+    if not told:
+        entry = move_entry(game, state, state, action, viewer, step, told=False)
+        game.step(state, action)
+        return entry
     before = state.copy()
     game.step(state, action)
-    return move_entry(game, before, state, action, viewer, step, told)
+    return move_entry(game, before, state, action, viewer, step)
 
 
 def view(game: Game, state: np.ndarray, history: list[dict], seats: list[str] | None) -> dict:
@@ -596,9 +603,7 @@ def meta(replay_dir: Path | None, policies: dict[str, Path] | None = None) -> di
 def cli_opponent() -> str:
     """The agent ``crusadegym play`` sets against you by default (its ``--vs``): the
     page's default for the other seats, so the browser and the terminal agree."""
-    from crusadegym.agents.match import build_parser
-
-    return str(build_parser().get_default("vs"))
+    return str(build_play_parser().get_default("vs"))
 
 
 # -- HTTP ----------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def teacher_agreement(
         deal += 1
         while not game.is_terminal(state) and n < positions:
             if len(game.legal_actions(state)) > 1 and rng.random() < 0.1:
-                answers = [select_action(a, game, state.copy()) for a in askers]
+                answers = [select_action(a, game, state) for a in askers]
                 values, counts = np.unique(answers, return_counts=True)
                 shares[action_kind(game, values[counts.argmax()])].append(counts.max() / draws)
                 n += 1
@@ -102,13 +102,12 @@ def fit_and_report(
             optimiser.step()
 
     def heads(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        with torch.no_grad():
+        with torch.no_grad():  # the cross-entropy is the recipe's own policy loss
+            ce, _ = loss_terms(model, obs[rows], masks[rows], targets[rows], results[rows])
             logits, values = model(obs[rows], masks[rows])
-            log_prior = torch.log_softmax(logits, -1).masked_fill(~masks[rows], 0.0)
-            ce = float(-(targets[rows] * log_prior).sum(-1).mean())
         hits = (logits.argmax(1) == targets[rows].argmax(1)).numpy()
         errors = ((values - results[rows]) ** 2).mean(1).numpy()
-        return hits, errors, ce
+        return hits, errors, float(ce)
 
     train_hits, _, train_ce = heads(train[: len(test) * 4])
     hits, errors, ce = heads(test)
