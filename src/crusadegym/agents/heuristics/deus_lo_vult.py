@@ -52,7 +52,7 @@ a rival's path with Saracens earns nothing: with symmetric positional terms, two
 greedy players end up spending every turn moving Saracens into each other's way.
 The same kernel is the MCTS cutoff value.
 
-A decided game (the last round, all seats but one out of the race) is worth at least
+A decided game (all seats but one out of the race, in any round) is worth at least
 1 - DECIDED_MARGIN to its winner, and every undecided position less (UNDECIDED): so
 the move that decides the game always pays, however far ahead the seat already is.
 """
@@ -600,7 +600,7 @@ def rounds_played(state, params):
 @ajit
 def evaluate(state, params, out):
     """Per-seat value in [-1, 1]: :func:`undecided_value` of (own full score + rounds
-    played x W_ROUND - best rival material); a decided last round: :func:`decided_result`."""
+    played x W_ROUND - best rival material); a decided game: :func:`decided_result`."""
     players = params[P_PLAYERS]
     material = np.zeros(players, np.float64)
     full = np.zeros(players, np.float64)
@@ -692,10 +692,7 @@ def score_decided(lost, players, material, full, out):
     for p in range(players):
         if lost[p] == 0 and n_lost < players - 1:
             continue  # still in the race
-        rival = -np.inf
-        for q in range(players):
-            if q != p and material[q] > rival:
-                rival = material[q]
+        rival = best_rival_material(material, p)
         standing = min(max((full[p] - rival + DECIDED_SPAN) / (2.0 * DECIDED_SPAN), 0.0), 1.0)
         result = 1.0 if p == winner and lost[p] == 0 else -1.0
         out[p] = result - DECIDED_MARGIN * (1.0 - standing)
@@ -725,13 +722,18 @@ def undecided_value(margin):
 @jit
 def versus_best_rival(material, full, out):
     """out[p] = :func:`undecided_value` of (full[p] - the best rival's material)."""
-    players = material.shape[0]
-    for p in range(players):
-        rival = -np.inf
-        for q in range(players):
-            if q != p and material[q] > rival:
-                rival = material[q]
-        out[p] = undecided_value(full[p] - rival)
+    for p in range(material.shape[0]):
+        out[p] = undecided_value(full[p] - best_rival_material(material, p))
+
+
+@jit
+def best_rival_material(material, p):
+    """The most material among the seats other than ``p``."""
+    rival = -np.inf
+    for q in range(material.shape[0]):
+        if q != p and material[q] > rival:
+            rival = material[q]
+    return rival
 
 
 @jit
