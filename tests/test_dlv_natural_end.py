@@ -130,6 +130,21 @@ def test_a_carrier_two_steps_from_home_walks_its_coin_home():
     assert state[L.SCORE + 1] == 17, names
 
 
+def test_a_carrier_at_home_secures_its_coin_while_a_rival_still_carries_one():
+    """Round 2, nothing left to plunder: each seat carries one coin next to its own camp
+    centre (b2, k11), with its band around it. Seat 0's Pilgrim gives its coin. Before, the
+    give cleared every escort's pull toward the carrier, more than a secured coin adds
+    over a carried one at home, and both seats held their coins until the turn cap
+    (self-play seed 1032, 13 coins to 8)."""
+    fields = {"b1": "0K", "c1": "0A", "c2": "0P*1", "c3": "0K",
+              "i10": "1V", "j10": "1A", "i11": "1F", "j11": "1P*1", "l11": "1P",
+              "k12": "1C", "l12": "1A"}  # fmt: skip
+    header = "seat=0 ap=7 phase=army round=2 score=13,8 left=2"
+    game, state = position(fields, header)
+    assert greedy(game, state, 2) == ["cell c2", "give W"]
+    assert state[L.SCORE] == 14 and state[L.ROUND_LEFT] == 1
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_the_band_fetches_a_lone_unit_that_alone_can_plunder_the_last_coin(seed):
     """Last round, 18 to 17, the game's last coin in the Court on e7 (coin edge east): of

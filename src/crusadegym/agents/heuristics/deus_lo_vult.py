@@ -404,7 +404,11 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
     to free units by a greedy assignment: the best (unit, source) pair first, each
     unit once, each source (a quarter, a cell of loose coins) to at most as many units
     as it holds coins, so collecting a coin never costs the other units their bonus.
-    Units left over count as escorts.
+    Units left over count as escorts. Once no coin is left to collect (only carried ones),
+    escorts are pulled home as well as to the carriers, so securing a coin does not cost
+    them their bonus (issue #36, Duel self-play seed 1032: each seat held a carried coin
+    next to its camp centre for good, since giving it cleared more escort bonus than a
+    secured coin adds over a carried one at home).
     """
     out[o + T_SECURED] += state[L.SCORE + p]
     where = stack_row(MAX_SOURCES, np.int64)
@@ -521,6 +525,8 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
                     on_spot = True
             if not on_spot:
                 dist = _escort_distance(state, locs[u], carriers, n_carriers)
+                if n_src == 0:  # nothing left to collect: home is where the carriers go
+                    dist = min(dist, float(home[u]))
                 out[o + T_ESCORT] += 1.0 - dist / LOOT_RANGE
 
 
