@@ -36,9 +36,9 @@ allow-list with bounded options (:data:`AGENT_OPTIONS`: ``mcts`` at most
 server started (none by default: no policy files at all), by its bare name. Game options
 are range-checked (:func:`check_options`: ``max_turns`` at most the game's default, 2-4
 seats), a game has at most :data:`MAX_ACTIONS` actions, and the agent seats think at
-most :data:`AGENT_SECONDS` per request: a longer agents-only stretch answers
-``agents_pending: true`` and the page asks again to continue. Bad input gets a 4xx and
-one line, never a traceback.
+most :data:`AGENT_SECONDS` and :data:`MAX_AGENT_MOVES` moves per request: a longer
+agents-only stretch answers ``agents_pending: true`` and the page asks again to
+continue. Bad input gets a 4xx and one line, never a traceback.
 """
 
 from __future__ import annotations
@@ -105,6 +105,8 @@ MAX_MCTS_SECONDS = 5.0
 """Every web MCTS search stops after this many seconds (its ``seconds``, given or not)."""
 AGENT_SECONDS = 2.0
 """Agent seats' thinking per request; the rest of their moves come with the next request."""
+MAX_AGENT_MOVES = 1000
+"""Agent moves per request (whatever time they take); the rest come with the next request."""
 MAX_ACTIONS = 40_000
 """Longest game (actions) a request may carry; replaying it takes about a second."""
 MAX_SEATS = 4
@@ -498,13 +500,14 @@ def play(body: dict, agents: AgentCache) -> dict:
         history.append(play_move(game, state, action, viewer, len(actions) + 1))
         actions.append(action)
     # the agent seats answer until a human is to move or the game is over, for at most
-    # AGENT_SECONDS a request: the page asks again to continue (agents_pending)
+    # AGENT_SECONDS and MAX_AGENT_MOVES a request: the page asks again (agents_pending)
     deadline = time.perf_counter() + AGENT_SECONDS
     pending = False
     for moved in range(game.max_steps + 1):
         if game.is_terminal(state) or is_human[game.current_player(state)]:
             break
-        if (moved and time.perf_counter() > deadline) or len(actions) >= MAX_ACTIONS:
+        out_of_budget = moved >= MAX_AGENT_MOVES or (moved and time.perf_counter() > deadline)
+        if out_of_budget or len(actions) >= MAX_ACTIONS:
             pending = len(actions) < MAX_ACTIONS
             if not pending:
                 raise RequestError(f"this game reached {MAX_ACTIONS} actions, the most this "
@@ -591,7 +594,8 @@ def meta(replay_dir: Path | None, policies: dict[str, Path] | None = None) -> di
     agents += sorted(set(AGENT_TYPES) & set(AGENT_OPTIONS) - set(agents))
     agents += [f"policy:{name}" for name in sorted(policies or {})]
     limits = {"mcts_iterations": MAX_MCTS_ITERATIONS, "mcts_seconds": MAX_MCTS_SECONDS,
-              "agent_seconds_per_request": AGENT_SECONDS, "max_actions": MAX_ACTIONS,
+              "agent_seconds_per_request": AGENT_SECONDS,
+              "agent_moves_per_request": MAX_AGENT_MOVES, "max_actions": MAX_ACTIONS,
               "seats": [2, MAX_SEATS]}  # fmt: skip
     names = [g["name"] for g in games]
     default_game = DEFAULT_GAME if DEFAULT_GAME in names else (names[0] if names else None)
