@@ -87,11 +87,11 @@ def test_deus_cards_show_cost_and_effect_and_the_table_is_text(url):
     assert all(" cost " in c for c in you["cards"])
     assert rival["cards"] == [] and "VP ?" in rival["title"]  # hidden stays hidden
     assert any(line.startswith("general supply") for line in table["lines"])
-    # the picture is the map only: its panel (9 px text) is the text above
+    # the picture is the map only (its panel is the text above), shown at its own pixels
     png = Image.open(io.BytesIO(base64.b64decode(v["board_png"].split(",", 1)[1])))
     game = make_game("deus", players=2)
     full = render_rgb(game, game.new_state(0), 0)
-    assert png.width == full.shape[1] - render_deus.PANEL and v["board_scale"] > 1
+    assert png.width == full.shape[1] - render_deus.PANEL and v["board_scale"] == 1
     terrains = {item["text"] for item in v["legend"] if item["fill"]}
     assert {"field region", "forest region", "sea region", "village region"} <= terrains
 

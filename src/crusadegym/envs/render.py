@@ -43,6 +43,26 @@ def _drawer(game_name: str) -> Callable[[Game, np.ndarray], Image.Image]:
     return hook
 
 
+def text_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font at ``size`` pixels: the same font file on every machine, so
+    pictures stay deterministic. Without FreeType (or Pillow < 10.1) the fixed 11 px
+    bitmap font instead."""
+    try:
+        return ImageFont.load_default(size=size)
+    except (TypeError, ImportError, OSError):  # no sized default font in this Pillow
+        return ImageFont.load_default()
+
+
+def centred_text(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, font, fill
+) -> None:
+    """Write ``text`` with the middle of its ink box at ``centre`` (any font kind)."""
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+    x = centre[0] - (left + right) / 2
+    y = centre[1] - (top + bottom) / 2
+    draw.text((round(x), round(y)), text, fill=fill, font=font)
+
+
 def draw_text(game: Game, state: np.ndarray, seat: int | None = None) -> Image.Image:
     """The game's ansi rendering (``seat``'s view) on a white canvas (the fallback hook)."""
     text = game.render(state, seat)

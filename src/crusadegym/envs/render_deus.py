@@ -14,13 +14,21 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from crusadegym.core import Game
+from crusadegym.envs.render import centred_text, text_font
 
-HEX = 30  # hex radius in pixels
+HEX = 45  # hex radius in pixels: room for labels readable at 100% zoom
 MARGIN = 24
-PANEL = 430
+HEADER = 26
+"""Pixels of the status line above the map."""
+PANEL = 560
+MAP_FONT_SIZE = 16
+"""Pixel size of the labels on the map (region names, buildings, village VP)."""
+PANEL_FONT_SIZE = 14
+"""Pixel size of the status line and the players' panel."""
+PANEL_LINE = 19
 TERRAIN_COLOURS = (
     (236, 206, 90),  # field
     (70, 140, 70),  # forest
@@ -31,7 +39,12 @@ TERRAIN_COLOURS = (
 )
 SEAT_COLOURS = ((196, 48, 43), (40, 90, 180), (230, 230, 230), (128, 60, 160))
 INK = (20, 20, 20)
+WHITE = (255, 255, 255)
 BACKGROUND = (245, 240, 225)
+LIGHT_TERRAINS = (0, 3, 4)
+"""Terrains (field, mountain, sea) light enough for dark ink; the others get white labels."""
+PIECE_LETTERS = "cymap"
+"""Building letters in the picture, one per ``tables.TYPE_NAMES`` entry."""
 
 
 def _centre(q: int, r: int) -> tuple[float, float]:
@@ -39,82 +52,112 @@ def _centre(q: int, r: int) -> tuple[float, float]:
     return HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r
 
 
+def hex_centres(game: Game) -> dict[int, tuple[float, float]]:
+    """Pixel centre of every region on the board, as :func:`draw` places them (the map at
+    the top left, after the margin and the status line)."""
+    from crusadegym.core.deus import tables as T
+    from crusadegym.core.deus.config import P_ON_BOARD
+
+    on = [r for r in range(T.N_REGIONS) if game.params[P_ON_BOARD + r]]
+    pts = {r: _centre(int(T.AXIAL[r, 0]), int(T.AXIAL[r, 1])) for r in on}
+    ox = MARGIN + HEX - min(p[0] for p in pts.values())
+    oy = MARGIN + HEX + HEADER - min(p[1] for p in pts.values())
+    return {r: (x + ox, y + oy) for r, (x, y) in pts.items()}
+
+
+def _hexagon(cx: float, cy: float) -> list[tuple[float, float]]:
+    return [
+        (
+            cx + HEX * math.cos(math.radians(60 * k + 30)),
+            cy + HEX * math.sin(math.radians(60 * k + 30)),
+        )
+        for k in range(6)
+    ]
+
+
 def draw(game: Game, state: np.ndarray, seat: int | None = None) -> Image.Image:
     """With ``seat``, only what that seat may see: rivals' VP are drawn as ?."""
     from crusadegym.core.deus import layout as L
-    from crusadegym.core.deus import tables as T
-    from crusadegym.core.deus.actions import design_key, region_name
-    from crusadegym.core.deus.config import P_ON_BOARD, P_PLAYERS
+    from crusadegym.core.deus.config import P_PLAYERS
 
-    params = game.params
-    players = int(params[P_PLAYERS])
-    on = [r for r in range(T.N_REGIONS) if params[P_ON_BOARD + r]]
-    pts = {r: _centre(int(T.AXIAL[r, 0]), int(T.AXIAL[r, 1])) for r in on}
-    xs = [p[0] for p in pts.values()]
-    ys = [p[1] for p in pts.values()]
-    ox, oy = MARGIN + HEX - min(xs), MARGIN + HEX + 20 - min(ys)
-    board_w = int(max(xs) - min(xs) + 2 * HEX + 2 * MARGIN)
-    board_h = int(max(ys) - min(ys) + 2 * HEX + 2 * MARGIN + 20)
-    height = max(board_h, 110 + players * 150)
+    players = int(game.params[P_PLAYERS])
+    centres = hex_centres(game)
+    board_w = int(max(x for x, _ in centres.values()) + HEX + MARGIN)
+    board_h = int(max(y for _, y in centres.values()) + HEX + MARGIN)
+    height = max(board_h, 140 + players * 8 * PANEL_LINE)
     img = Image.new("RGB", (board_w + PANEL, height), BACKGROUND)
     d = ImageDraw.Draw(img)
-    font = ImageFont.load_default()
+    small = text_font(PANEL_FONT_SIZE)
     status = "game over" if state[L.OVER] else f"seat {int(state[L.CUR])} to move"
     d.text((MARGIN, 6), f"Deus  turn {int(state[L.TURN])}  {status}  "
-           f"phase {L.PHASE_NAMES[int(state[L.PHASE])]}", fill=INK, font=font)  # fmt: skip
-    for r in on:
-        cx, cy = pts[r][0] + ox, pts[r][1] + oy
-        corners = [
-            (cx + HEX * math.cos(math.radians(60 * k + 30)),
-             cy + HEX * math.sin(math.radians(60 * k + 30)))
-            for k in range(6)
-        ]  # fmt: skip
-        terrain = int(state[L.TERRAIN + r])
-        owner = int(state[L.OWNER + r])
-        outline = SEAT_COLOURS[owner] if owner >= 0 else INK
-        d.polygon(corners, fill=TERRAIN_COLOURS[terrain], outline=outline,
-                  width=4 if owner >= 0 else 1)  # fmt: skip
-        d.text((cx - 8, cy - 20), region_name(r), fill=INK, font=font)
-        if terrain == T.VILLAGE:
-            vp = "x" if state[L.ATTACKED + r] else f"{int(state[L.VILLAGE_VP + r])}VP"
-            d.text((cx - 10, cy - 4), vp, fill=(255, 255, 255), font=font)
-        pieces = int(state[L.PIECES + r])
-        if pieces:
-            kinds = "".join("cymap"[t] for t in range(T.N_TYPES) if pieces >> t & 1)
-            d.rectangle((cx - 16, cy - 6, cx + 16, cy + 7), fill=SEAT_COLOURS[owner])
-            d.text((cx - 14, cy - 5), kinds, fill=INK if owner == 2 else (255, 255, 255),
-                   font=font)  # fmt: skip
-            if pieces & L.TEMPLE_BIT:
-                d.polygon([(cx, cy + 10), (cx - 7, cy + 20), (cx + 7, cy + 20)], fill=INK)
-    x0 = board_w
+           f"phase {L.PHASE_NAMES[int(state[L.PHASE])]}", fill=INK, font=small)  # fmt: skip
+    font = text_font(MAP_FONT_SIZE)
+    for r, centre in centres.items():
+        _draw_region(d, font, state, r, centre)
+    _draw_panel(d, small, state, players, seat, board_w)
+    return img
+
+
+def _draw_region(d: ImageDraw.ImageDraw, font, state: np.ndarray, r: int, centre) -> None:
+    """One hex: terrain, owner's outline, name, village VP, buildings and temple."""
+    from crusadegym.core.deus import layout as L
+    from crusadegym.core.deus import tables as T
+    from crusadegym.core.deus.actions import region_name
+
+    cx, cy = centre
+    terrain = int(state[L.TERRAIN + r])
+    owner = int(state[L.OWNER + r])
+    outline = SEAT_COLOURS[owner] if owner >= 0 else INK
+    d.polygon(_hexagon(cx, cy), fill=TERRAIN_COLOURS[terrain], outline=outline,
+              width=5 if owner >= 0 else 1)  # fmt: skip
+    label = INK if terrain in LIGHT_TERRAINS else WHITE
+    centred_text(d, (cx, cy - 0.55 * HEX), region_name(r), font, label)
+    if terrain == T.VILLAGE:
+        vp = "x" if state[L.ATTACKED + r] else f"{int(state[L.VILLAGE_VP + r])}VP"
+        centred_text(d, (cx, cy + 0.5 * HEX), vp, font, WHITE)
+    pieces = int(state[L.PIECES + r])
+    if pieces:
+        kinds = "".join(PIECE_LETTERS[t] for t in range(T.N_TYPES) if pieces >> t & 1)
+        box = (cx - 0.6 * HEX, cy - 11, cx + 0.6 * HEX, cy + 11)
+        d.rectangle(box, fill=SEAT_COLOURS[owner], outline=INK)
+        centred_text(d, (cx, cy), kinds, font, INK if owner == 2 else WHITE)
+        if pieces & L.TEMPLE_BIT:
+            d.polygon([(cx, cy + 14), (cx - 9, cy + 28), (cx + 9, cy + 28)], fill=INK)
+
+
+def _draw_panel(d: ImageDraw.ImageDraw, font, state, players: int, seat, x0: int) -> None:
+    """The players' table right of the map: gold, VP, resources, pieces, played cards."""
+    from crusadegym.core.deus import layout as L
+    from crusadegym.core.deus import tables as T
+    from crusadegym.core.deus.actions import design_key
+
     y = 8
     for p in range(players):
         pb = L.player(p)
-        d.rectangle((x0, y, x0 + 12, y + 12), fill=SEAT_COLOURS[p], outline=INK)
+        d.rectangle((x0, y + 2, x0 + 14, y + 16), fill=SEAT_COLOURS[p], outline=INK)
         res = " ".join(f"{T.RESOURCE_NAMES[k]} {int(state[pb + L.RES + k])}" for k in range(4))
         vp = str(int(state[pb + L.VP])) if seat is None or seat == p else "?"
-        d.text((x0 + 18, y), f"seat {p}: gold {int(state[pb + L.GOLD])}  VP "
-               f"{vp}  hand {int(state[pb + L.HAND_N])}",
-               fill=INK, font=font)  # fmt: skip
-        d.text((x0 + 18, y + 14), res, fill=INK, font=font)
         board = " ".join(
             f"{T.TYPE_NAMES[t][:3]} {int(state[pb + L.ON_BOARD + t])}" for t in range(T.N_TYPES)
         )
-        d.text((x0 + 18, y + 28), "on board: " + board, fill=INK, font=font)
-        y += 44
+        lines = [
+            f"seat {p}: gold {int(state[pb + L.GOLD])}  VP {vp}  hand {int(state[pb + L.HAND_N])}",
+            res,
+            "on board: " + board,
+        ]
         for colour in range(T.N_COLOURS):
             n = int(state[L.col_n(p, colour)])
             cards = [design_key(int(T.CARD_DESIGN[c]))
                      for c in state[L.col(p, colour) : L.col(p, colour) + n]]  # fmt: skip
-            text = f"{T.COLOUR_NAMES[colour][:5]}: " + (" ".join(cards) if cards else "-")
-            d.text((x0 + 18, y), text[:68], fill=INK, font=font)
-            y += 14
+            lines.append(f"{T.COLOUR_NAMES[colour][:5]}: " + (" ".join(cards) if cards else "-"))
+        for line in lines:
+            d.text((x0 + 20, y), line[:68], fill=INK, font=font)
+            y += PANEL_LINE
         y += 10
     supply = " ".join(str(int(v)) for v in state[L.SUPPLY : L.SUPPLY + 4])
     d.text((x0, y), f"deck {int(state[L.DECK_N])}  discard {int(state[L.DISC_N])}  "
            f"temples left {int(state[L.TEMPLES_LEFT])}  supply {supply}",
            fill=INK, font=font)  # fmt: skip
-    return img
 
 
 _EFFECTS = {

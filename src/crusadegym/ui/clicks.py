@@ -67,18 +67,10 @@ def _nearest(centres: dict[int, tuple[float, float]], x: int, y: int, radius: fl
 
 def deus_click(game: Game, x: int, y: int) -> str | None:
     """A pixel of :func:`crusadegym.envs.render_deus.draw` -> ``region a1`` (the hex under it)."""
-    from crusadegym.core.deus import tables as T
     from crusadegym.core.deus.actions import region_name
-    from crusadegym.core.deus.config import P_ON_BOARD
     from crusadegym.envs import render_deus as R
 
-    on = [r for r in range(T.N_REGIONS) if game.params[P_ON_BOARD + r]]
-    pts = {r: R._centre(int(T.AXIAL[r, 0]), int(T.AXIAL[r, 1])) for r in on}
-    # the same offset as the drawer's (board top-left after a margin and the status line)
-    ox = R.MARGIN + R.HEX - min(p[0] for p in pts.values())
-    oy = R.MARGIN + R.HEX + 20 - min(p[1] for p in pts.values())
-    centres = {r: (px + ox, py + oy) for r, (px, py) in pts.items()}
-    r = _nearest(centres, x, y, R.HEX)
+    r = _nearest(R.hex_centres(game), x, y, R.HEX)
     return None if r is None else "region " + region_name(r)
 
 

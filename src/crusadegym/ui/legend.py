@@ -16,9 +16,6 @@ import numpy as np
 
 from crusadegym.core import Game
 
-DEUS_PIECE_LETTERS = "cymap"
-"""Deus building letters in the picture, one per ``tables.TYPE_NAMES`` entry."""
-
 
 def _hex(rgb: tuple[int, ...]) -> str:
     return "#" + "".join(f"{int(v):02x}" for v in rgb[:3])
@@ -127,7 +124,7 @@ def _deus_legend(game: Game) -> list[dict]:
     )
     for p in range(game.num_players):
         out.append(_item(f"thick outline: seat {p} holds the region", ring=R.SEAT_COLOURS[p]))
-    pieces = ", ".join(f"{DEUS_PIECE_LETTERS[t]} {n}" for t, n in enumerate(T.TYPE_NAMES))
+    pieces = ", ".join(f"{R.PIECE_LETTERS[t]} {n}" for t, n in enumerate(T.TYPE_NAMES))
     out.append(
         _item(f"the owner's buildings on the region: {pieces}", fill=R.SEAT_COLOURS[0], mark="ca")
     )
