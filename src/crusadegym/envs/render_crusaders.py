@@ -2,7 +2,7 @@
 
 Draws the stand-in hex map (regions off the board side in grey, flag and start
 spaces marked), knights in their owners' colours, enemies (P Prussian, S Slav, A
-Saracen), buildings (type letters and level, owner colour), bonus and influence tiles,
+Saracen), buildings (two-letter type, owner colour), bonus and influence tiles,
 Coats-of-Arms, and below it each player's action wheel: six wedges with their actions,
 tokens (the giant token as ``G``) and upgraded sides, plus scores and troops.
 """
@@ -27,6 +27,9 @@ OFF_BOARD = (200, 200, 200)
 FLAG = (190, 60, 60)
 INK = (30, 30, 30)
 TILE = (250, 240, 200)
+WEDGE = (245, 240, 225)
+WEDGE_UP = (236, 220, 160)
+"""Fill of an upgraded wheel wedge (its second action open)."""
 
 
 def _centre(r: int) -> tuple[float, float]:
@@ -86,9 +89,9 @@ def draw(game: Game, state: np.ndarray) -> Image.Image:
         for j, off in enumerate((L.R_BLD_A, L.R_BLD_B)):
             c = int(state[off + r])
             if c >= 0:
-                bx = x - 6 + 16 * j
-                d.rectangle([bx, y - 8, bx + 14, y + 6], fill=SEAT_COLOURS[c // 32])
-                d.text((bx + 1, y - 7), T.BUILDING_LETTERS[(c // 4) % 8][:1], fill=(255, 255, 255))
+                bx = x - 8 + 18 * j
+                d.rectangle([bx, y - 8, bx + 16, y + 6], fill=SEAT_COLOURS[c // 32])
+                d.text((bx + 2, y - 7), T.BUILDING_LETTERS[(c // 4) % 8], fill=(255, 255, 255))
         t = int(state[L.R_INF + r])
         if t >= 0:
             d.rectangle([x - 8, y + 10, x + 8, y + 22], fill=TILE, outline=INK)
@@ -118,7 +121,7 @@ def _draw_wheel(d: ImageDraw.ImageDraw, font, state: np.ndarray, p: int, cx: int
     for i in range(T.N_WEDGES):
         a0, a1 = -90 + 60 * i, -30 + 60 * i
         up = bool(state[b + L.PL_UP + i])
-        fill = (236, 220, 160) if up else (245, 240, 225)
+        fill = WEDGE_UP if up else WEDGE
         d.pieslice(
             [cx - WHEEL_R, cy - WHEEL_R, cx + WHEEL_R, cy + WHEEL_R], a0, a1, fill=fill, outline=INK
         )

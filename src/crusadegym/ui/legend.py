@@ -2,12 +2,13 @@
 and, for Deus, the players' table as readable text.
 
 The colours and names come from the drawers (:mod:`crusadegym.envs.render_dlv`,
-:mod:`crusadegym.envs.render_deus`) and the games' tables, and the Deus card texts from
-:func:`crusadegym.envs.render_deus.card_text` (the terminal's): nothing is copied here
-that could drift. A legend item is ``{"fill", "ring", "mark", "text"}``: a swatch filled
-with ``fill`` (``#rrggbb`` or ``None``), outlined in ``ring``, with ``mark`` written on
-it, then what it means. Everything here is public: hidden things are read only from
-``game.render(state, viewer)``, the viewer's own notation.
+:mod:`crusadegym.envs.render_deus`, :mod:`crusadegym.envs.render_crusaders`) and the
+games' tables, and the Deus card texts from :func:`crusadegym.envs.render_deus.card_text`
+(the terminal's): nothing is copied here that could drift. A legend item is ``{"fill",
+"ring", "mark", "text"}``: a swatch filled with ``fill`` (``#rrggbb`` or ``None``),
+outlined in ``ring``, with ``mark`` written on it, then what it means. Everything here
+is public: hidden things are read only from ``game.render(state, viewer)``, the viewer's
+own notation.
 """
 
 from __future__ import annotations
@@ -133,10 +134,68 @@ def _deus_legend(game: Game) -> list[dict]:
     return out
 
 
+def _crusaders_legend(game: Game) -> list[dict]:
+    """Every mark of :func:`crusadegym.envs.render_crusaders.draw`: map, then wheels."""
+    from crusadegym.core.crusaders import tables as T
+    from crusadegym.envs import render_crusaders as R
+
+    buildings = ", ".join(
+        f"{T.BUILDING_LETTERS[k]} {name}" for k, name in enumerate(T.BUILDING_NAMES)
+    )
+    actions = ", ".join(f"{T.ACTION_LETTERS[k]} {name}" for k, name in enumerate(T.ACTION_NAMES))
+    seat = R.SEAT_COLOURS[0]
+    return [
+        _item(
+            "a region of the map; its name (a1..g5) is what you click or type: `region d3`",
+            fill=R.LAND,
+        ),
+        _item("grey hex: off the board in this game", fill=R.OFF_BOARD),
+        _item(
+            "red pole at a hex's top right: a flag (enemy space)",
+            fill=R.LAND,
+            ring=R.FLAG,
+            mark="|",
+        ),
+        _item("* at a hex's top right: a starting region", fill=R.LAND, mark="*"),
+        *(
+            _item(
+                f"enemy disc: {T.ENEMY_LETTERS[k]} {name}",
+                fill=R.ENEMY_COLOURS[k],
+                mark=T.ENEMY_LETTERS[k],
+            )
+            for k, name in enumerate(T.ENEMY_NAMES)
+        ),
+        _item("small disc in a seat's colour: that seat's knight", fill=seat, ring=R.INK),
+        _item(f"square in a seat's colour: its building ({buildings})", fill=seat, mark="Ca"),
+        _item(
+            "pale tile with n: an influence tile costing n (its kind and action in the text board)",
+            fill=R.TILE,
+            ring=R.INK,
+            mark="4",
+        ),
+        _item("triangle in a seat's colour: that seat's Coat of Arms", fill=seat, mark="\u25bc"),
+        _item(
+            f"wheel wedge: its action letter ({actions}); the number under it: tokens "
+            "there, G: the giant token",
+            fill=R.WEDGE,
+            ring=R.INK,
+            mark="M",
+        ),
+        _item(
+            "gold wedge with two letters (first/second): an upgraded wedge",
+            fill=R.WEDGE_UP,
+            ring=R.INK,
+            mark="T/C",
+        ),
+        _item("under each wheel: the seat's influence, troops and order", fill=seat),
+    ]
+
+
 LEGENDS = {
     "deus_lo_vult": _dlv_legend,
     "deus_lo_vult_campaign": _dlv_legend,
     "deus": _deus_legend,
+    "crusaders": _crusaders_legend,
 }
 """Picture legend per game; other games get their terminal legend's lines as text."""
 
