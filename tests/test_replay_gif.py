@@ -109,3 +109,24 @@ def test_mp4_has_a_frame_per_decision(tmp_path, capsys):
     assert cli(["replay", str(rep), "--mp4", str(out), "--scale", "2"]) == 0
     with imageio.get_reader(out) as reader:
         assert reader.count_frames() == len(actions) + 1
+
+
+@pytest.mark.parametrize("name", ["deus_lo_vult", "deus", "crusaders"])
+def test_gif_frames_carry_the_legend_of_their_symbols(name, tmp_path):
+    """Each frame has the page's picture legend as a strip under the board: its swatch
+    colours are there and the frame is taller than without it (``--no-legend``)."""
+    from crusadegym.ui.legend import picture_legend
+
+    rep = tmp_path / "game.json"
+    opts = {**SMALL.get(name, {}), **SHORT} if name == "deus_lo_vult" else SMALL.get(name, {})
+    game, _ = _random_replay(rep, name, opts)
+    with_legend, without = tmp_path / "legend.gif", tmp_path / "plain.gif"
+    assert cli(["replay", str(rep), "--gif", str(with_legend), "--per", "turn"]) == 0
+    assert cli(["replay", str(rep), "--gif", str(without), "--per", "turn", "--no-legend"]) == 0
+    with Image.open(with_legend) as gif, Image.open(without) as plain:
+        assert gif.height > plain.height
+        strip = np.asarray(gif.convert("RGB"))[plain.height :]
+    colours = {tuple(int(item["fill"][k : k + 2], 16) for k in (1, 3, 5))
+               for item in picture_legend(game) if item["fill"]}  # fmt: skip
+    found = {c for c in colours if (strip == np.array(c, np.uint8)).all(axis=2).sum() >= 100}
+    assert len(found) >= 0.8 * len(colours), colours - found  # GIF palettes may merge a few

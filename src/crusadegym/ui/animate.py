@@ -2,7 +2,10 @@
 
 A frame shows the board (:func:`crusadegym.envs.render.render_rgb`, so every game with a
 drawing hook, and the text fallback for the others) under a caption line: the step, the
-seat to move and the action that led there. Frames are taken
+seat to move and the action that led there, and above a legend strip that explains every
+mark of the picture (the page's legend, :func:`crusadegym.ui.legend.picture_legend`; the
+terminal's legend lines for a game without one; ``--no-legend`` leaves it out). Frames are
+taken
 
 * ``--per decision``: one per state, ``len(actions) + 1`` frames;
 * ``--per turn``: the first and last state and every state where the seat to move
@@ -17,18 +20,33 @@ import argparse
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from crusadegym.core import Game
 from crusadegym.core.records import RecordError, Replay, load_replay, replay
 from crusadegym.core.turn_cap import ending
-from crusadegym.envs.render import render_rgb
+from crusadegym.envs.render import render_rgb, text_font
 from crusadegym.errors import UserError, missing_extra
+
+from .legend import picture_legend
 
 PER_CHOICES = ("decision", "turn")
 CAPTION_HEIGHT = 22
 """Pixels of the caption band above each board."""
 CAPTION_FONT_SIZE = 13
+LEGEND_FONT_SIZE = 13
+LEGEND_MIN_WIDTH = 480
+"""Narrowest legend strip (pixels): a small ``--scale`` shrinks the board, not the legend."""
+LEGEND_COLUMN_MIN = 330
+"""A legend column is at least this wide; a wider strip gets more columns."""
+SWATCH = (30, 20)
+"""Width and height of a legend item's swatch (pixels)."""
+PAD = 6
+SHAPE_MARKS = {
+    "\u25b2": ((0.5, 0.1), (0.2, 0.9), (0.8, 0.9)),  # a triangle pointing up
+    "\u25bc": ((0.2, 0.1), (0.8, 0.1), (0.5, 0.9)),  # a triangle pointing down
+}
+"""Marks drawn as shapes (corners as fractions of the swatch): the font may lack them."""
 
 
 def frame_indices(game: Game, states: np.ndarray, per: str = "decision") -> list[int]:
@@ -57,30 +75,121 @@ def caption(game: Game, states: np.ndarray, actions: tuple[int, ...], k: int) ->
     return text
 
 
-def draw_frame(game: Game, state: np.ndarray, text: str, scale: float = 1.0) -> Image.Image:
-    """One frame: the board with ``text`` in a band above it, resized by ``scale``."""
+def legend_items(game: Game) -> list[dict]:
+    """What the legend strip explains: the picture legend's items, or else the terminal
+    legend's lines as plain text items (no swatch)."""
+    items = picture_legend(game)
+    if items:
+        return items
+    from crusadegym.agents.human import legend
+
+    lines = [line.strip() for line in legend(game).splitlines() if line.strip()]
+    return [{"fill": None, "ring": None, "mark": "", "text": line} for line in lines]
+
+
+def _wrapped(text: str, font, width: float) -> list[str]:
+    """``text`` broken at spaces into lines at most ``width`` pixels wide."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.getlength(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _ink_on(fill: str | None) -> str:
+    """Black on a pale (or no) fill, white on a dark one (``fill`` as ``#rrggbb``)."""
+    if fill is None:
+        return "black"
+    r, g, b = (int(fill[k : k + 2], 16) for k in (1, 3, 5))
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "white"
+
+
+def _swatch(draw: ImageDraw.ImageDraw, x: int, y: int, item: dict, font) -> None:
+    """An item's swatch: ``fill``, ``ring`` and ``mark`` as the page draws them."""
+    if item["fill"] is None and item["ring"] is None and not item["mark"]:
+        return
+    box = (x, y, x + SWATCH[0], y + SWATCH[1])
+    draw.rectangle(box, fill=item["fill"], outline=item["ring"] or item["fill"], width=3)
+    shape = SHAPE_MARKS.get(item["mark"])
+    if shape:
+        corners = [(x + fx * SWATCH[0], y + fy * SWATCH[1]) for fx, fy in shape]
+        draw.polygon(corners, fill=_ink_on(item["fill"]))
+    elif item["mark"]:
+        left, top, right, bottom = draw.textbbox((0, 0), item["mark"], font=font)
+        at = (x + (SWATCH[0] - left - right) / 2, y + (SWATCH[1] - top - bottom) / 2)
+        draw.text((round(at[0]), round(at[1])), item["mark"], fill=_ink_on(item["fill"]), font=font)
+
+
+def legend_strip(items: list[dict], width: int) -> Image.Image | None:
+    """The legend as a white strip ``width`` (at least :data:`LEGEND_MIN_WIDTH`) pixels
+    wide: a swatch and its wrapped text per item, in columns of at least
+    :data:`LEGEND_COLUMN_MIN` pixels. ``None`` without items."""
+    if not items:
+        return None
+    width = max(width, LEGEND_MIN_WIDTH)
+    font = text_font(LEGEND_FONT_SIZE)
+    line_h = LEGEND_FONT_SIZE + 4
+    columns = max(1, (width - PAD) // LEGEND_COLUMN_MIN)
+    col_w = (width - PAD) // columns
+    text_w = col_w - SWATCH[0] - 3 * PAD
+    cells = [_wrapped(item["text"], font, text_w) for item in items]
+    heights = [max(SWATCH[1], len(lines) * line_h) + PAD for lines in cells]
+    per_column = -(-len(items) // columns)
+    column_heights = [sum(heights[c * per_column : (c + 1) * per_column]) for c in range(columns)]
+    strip = Image.new("RGB", (width, max(column_heights) + 2 * PAD + line_h), "white")
+    draw = ImageDraw.Draw(strip)
+    draw.text((PAD, PAD), "Legend", fill="black", font=font)
+    for c in range(columns):
+        x, y = PAD + c * col_w, 2 * PAD + line_h
+        for k in range(c * per_column, min(len(items), (c + 1) * per_column)):
+            _swatch(draw, x, y, items[k], font)
+            for j, line in enumerate(cells[k]):
+                draw.text((x + SWATCH[0] + PAD, y + j * line_h), line, fill="black", font=font)
+            y += heights[k]
+    return strip
+
+
+def draw_frame(
+    game: Game,
+    state: np.ndarray,
+    text: str,
+    scale: float = 1.0,
+    legend: Image.Image | None = None,
+) -> Image.Image:
+    """One frame: the board with ``text`` in a band above it, resized by ``scale``, and the
+    ``legend`` strip (:func:`legend_strip`) under it."""
     board = Image.fromarray(render_rgb(game, state))
-    if scale != 1.0:  # the board is scaled, the caption keeps a readable size
+    if scale != 1.0:  # the board is scaled, the caption and the legend keep a readable size
         size = (max(1, round(board.width * scale)), max(1, round(board.height * scale)))
         board = board.resize(size, Image.Resampling.LANCZOS)
-    frame = Image.new("RGB", (board.width, board.height + CAPTION_HEIGHT), "white")
+    below = legend.height if legend is not None else 0
+    width = max(board.width, legend.width if legend is not None else 0)
+    frame = Image.new("RGB", (width, board.height + CAPTION_HEIGHT + below), "white")
     frame.paste(board, (0, CAPTION_HEIGHT))
-    try:
-        font = ImageFont.load_default(size=CAPTION_FONT_SIZE)
-    except TypeError:  # Pillow < 10.1 has one fixed-size default font
-        font = ImageFont.load_default()
-    ImageDraw.Draw(frame).text((4, 3), text, fill="black", font=font)
+    if legend is not None:
+        frame.paste(legend, (0, CAPTION_HEIGHT + board.height))
+    ImageDraw.Draw(frame).text((4, 3), text, fill="black", font=text_font(CAPTION_FONT_SIZE))
     return frame
 
 
-def replay_frames(rec: Replay, per: str = "decision", scale: float = 1.0) -> list[Image.Image]:
-    """The frames of a replay (see :func:`frame_indices` for ``per``)."""
+def replay_frames(
+    rec: Replay, per: str = "decision", scale: float = 1.0, with_legend: bool = True
+) -> list[Image.Image]:
+    """The frames of a replay (see :func:`frame_indices` for ``per``), each with the
+    legend strip unless ``with_legend`` is false."""
     if not 0.05 <= scale <= 4.0:
         raise UserError(f"--scale must be in [0.05, 4], got {scale}")
     game, states = replay(rec)
+    keep = frame_indices(game, states, per)
+    legend = None
+    if with_legend:
+        board_width = render_rgb(game, states[0]).shape[1]
+        legend = legend_strip(legend_items(game), max(1, round(board_width * scale)))
     frames = [
-        draw_frame(game, states[k], caption(game, states, rec.actions, k), scale)
-        for k in frame_indices(game, states, per)
+        draw_frame(game, states[k], caption(game, states, rec.actions, k), scale, legend)
+        for k in keep
     ]
     return same_size(frames)
 
@@ -140,7 +249,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "changes); default: %(default)s")  # fmt: skip
     p.add_argument("--fps", type=float, default=2.0, help="frames per second (default: 2)")
     p.add_argument("--scale", type=float, default=1.0,
-                   help="resize frames by this factor, e.g. 0.5 (default: 1)")  # fmt: skip
+                   help="resize the board by this factor, e.g. 0.5 (default: 1; the caption "
+                        "and the legend keep their size)")  # fmt: skip
+    p.add_argument("--no-legend", action="store_true",
+                   help="leave out the legend strip under each frame")  # fmt: skip
     return p
 
 
@@ -167,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         print("(write an animation with --gif OUT.gif or --mp4 OUT.mp4)")
         return 0
     try:
-        frames = replay_frames(rec, args.per, args.scale)
+        frames = replay_frames(rec, args.per, args.scale, not args.no_legend)
     except RecordError as e:
         raise UserError(str(e)) from e
     save = save_gif if args.gif else save_mp4
