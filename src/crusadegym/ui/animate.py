@@ -207,12 +207,32 @@ def same_size(frames: list[Image.Image]) -> list[Image.Image]:
     return padded
 
 
+PALETTE_SAMPLES = 6
+"""Frames, spread over the replay, whose colours make the GIF's one shared palette."""
+
+
+def shared_palette(frames: list[Image.Image]) -> Image.Image:
+    """One 256-colour palette for every frame, from a sheet of :data:`PALETTE_SAMPLES`
+    frames: the pixels that do not change (the legend, the empty board) stay identical
+    from frame to frame, so the GIF stores only what changed."""
+    picks = frames[:: max(1, len(frames) // PALETTE_SAMPLES)]
+    sheet = Image.new("RGB", (max(f.width for f in picks), sum(f.height for f in picks)))
+    y = 0
+    for f in picks:
+        sheet.paste(f, (0, y))
+        y += f.height
+    return sheet.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
 def save_gif(frames: list[Image.Image], path: str | Path, fps: float = 2.0) -> Path:
-    """Write ``frames`` as a looping GIF (every frame kept: captions make each one distinct)."""
+    """Write ``frames`` as a looping GIF (every frame kept: captions make each one
+    distinct), all in one :func:`shared_palette` without dithering."""
     path = Path(path)
     duration = max(20, round(1000 / fps))
-    frames[0].save(
-        path, save_all=True, append_images=frames[1:], duration=duration, loop=0, optimize=True
+    palette = shared_palette(frames)
+    indexed = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+    indexed[0].save(
+        path, save_all=True, append_images=indexed[1:], duration=duration, loop=0, optimize=True
     )
     return path
 
