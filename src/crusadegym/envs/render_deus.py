@@ -17,6 +17,10 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from crusadegym.core import Game
+from crusadegym.core.deus import layout as L
+from crusadegym.core.deus import tables as T
+from crusadegym.core.deus.actions import design_key, region_name
+from crusadegym.core.deus.config import P_ON_BOARD, P_PLAYERS
 from crusadegym.envs.render import centred_text, text_font
 
 HEX = 45  # hex radius in pixels: room for labels readable at 100% zoom
@@ -55,8 +59,6 @@ def _centre(q: int, r: int) -> tuple[float, float]:
 def hex_centres(game: Game) -> dict[int, tuple[float, float]]:
     """Pixel centre of every region on the board, as :func:`draw` places them (the map at
     the top left, after the margin and the status line)."""
-    from crusadegym.core.deus import tables as T
-    from crusadegym.core.deus.config import P_ON_BOARD
 
     on = [r for r in range(T.N_REGIONS) if game.params[P_ON_BOARD + r]]
     pts = {r: _centre(int(T.AXIAL[r, 0]), int(T.AXIAL[r, 1])) for r in on}
@@ -77,8 +79,6 @@ def _hexagon(cx: float, cy: float) -> list[tuple[float, float]]:
 
 def draw(game: Game, state: np.ndarray, seat: int | None = None) -> Image.Image:
     """With ``seat``, only what that seat may see: rivals' VP are drawn as ?."""
-    from crusadegym.core.deus import layout as L
-    from crusadegym.core.deus.config import P_PLAYERS
 
     players = int(game.params[P_PLAYERS])
     centres = hex_centres(game)
@@ -100,9 +100,6 @@ def draw(game: Game, state: np.ndarray, seat: int | None = None) -> Image.Image:
 
 def _draw_region(d: ImageDraw.ImageDraw, font, state: np.ndarray, r: int, centre) -> None:
     """One hex: terrain, owner's outline, name, village VP, buildings and temple."""
-    from crusadegym.core.deus import layout as L
-    from crusadegym.core.deus import tables as T
-    from crusadegym.core.deus.actions import region_name
 
     cx, cy = centre
     terrain = int(state[L.TERRAIN + r])
@@ -127,9 +124,6 @@ def _draw_region(d: ImageDraw.ImageDraw, font, state: np.ndarray, r: int, centre
 
 def _draw_panel(d: ImageDraw.ImageDraw, font, state, players: int, seat, x0: int) -> None:
     """The players' table right of the map: gold, VP, resources, pieces, played cards."""
-    from crusadegym.core.deus import layout as L
-    from crusadegym.core.deus import tables as T
-    from crusadegym.core.deus.actions import design_key
 
     y = 8
     for p in range(players):
@@ -195,7 +189,6 @@ _EFFECTS = {
 
 def cost_text(cost) -> str:
     """A cost row (wheat, wood, clay, stone, gold) as ``1 wood + 2 gold`` (``free``)."""
-    from crusadegym.core.deus import tables as T
 
     names = (*T.RESOURCE_NAMES, "gold")
     parts = [f"{int(n)} {names[k]}" for k, n in enumerate(cost) if n]
@@ -204,8 +197,6 @@ def cost_text(cost) -> str:
 
 def card_text(design: int) -> str:
     """``name (colour) cost ...: effect`` of a card design, one line."""
-    from crusadegym.core.deus import tables as T
-    from crusadegym.core.deus.actions import design_key
 
     a, b, c = int(T.DESIGN_A[design]), int(T.DESIGN_B[design]), int(T.DESIGN_C[design])
     template = _EFFECTS.get(int(T.DESIGN_EFFECT[design]), "no effect")
@@ -224,9 +215,6 @@ def card_text(design: int) -> str:
 def text_map(game: Game, state: np.ndarray, cells: dict[str, str]) -> list[str]:
     """The regions on their hexes (touching hexes are neighbours): each row is offset by
     half a cell from the next, as on the table. ``cells``: region name -> its text."""
-    from crusadegym.core.deus import tables as T
-    from crusadegym.core.deus.actions import region_name
-    from crusadegym.core.deus.config import P_ON_BOARD
 
     on = [r for r in range(T.N_REGIONS) if game.params[P_ON_BOARD + r]]
     if not on:
@@ -252,9 +240,6 @@ def text_board(game: Game, state: np.ndarray, seat: int | None = None) -> str:
     """The terminal board: the notation's lines with the regions on a hex map, each card
     in hand with its cost and effect, and the price still to pay during a payment.
     ``game.render`` itself is unchanged."""
-    from crusadegym.core.deus import layout as L
-    from crusadegym.core.deus import tables as T
-    from crusadegym.core.deus.actions import design_key
 
     keys = {design_key(d): d for d in range(T.N_DESIGNS)}
     lines = game.render(state, seat).rstrip("\n").splitlines()
