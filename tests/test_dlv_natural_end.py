@@ -17,9 +17,11 @@ from dlv_helpers import at, greedy, position
 
 from crusadegym.agents.base import select_action
 from crusadegym.agents.heuristics import HeuristicAgent
+from crusadegym.agents.mcts import MCTSAgent
 from crusadegym.core import make_game
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
+from crusadegym.core.deus_lo_vult.actions import parse_cell
 
 SMALL = {"players": 2, "rounds": 1, "max_turns": 400}  # max_turns: per seat, never reached
 GAMES = 4
@@ -126,7 +128,7 @@ def test_a_carrier_two_steps_from_home_walks_its_coin_home():
               "d3": "0P", "a5": "0P", "a6": "0F'", "f5": "Q8*4", "e7": "Q6*3"}  # fmt: skip
     header = "seat=1 ap=7 phase=army round=2 score=0,16 left=8 purgatory=0P,1F,1P,1A,0F"
     game, state = position(fields, header)
-    names = greedy(game, state, 4, seed=1)
+    names = greedy(game, state, 6, seed=1)  # this turn (it may heal the Archer at home first)
     assert state[L.SCORE + 1] == 17, names
 
 
@@ -143,6 +145,59 @@ def test_a_carrier_at_home_secures_its_coin_while_a_rival_still_carries_one():
     game, state = position(fields, header)
     assert greedy(game, state, 2) == ["cell c2", "give W"]
     assert state[L.SCORE] == 14 and state[L.ROUND_LEFT] == 1
+
+
+def test_a_seat_withdraws_units_to_deploy_the_kind_that_can_plunder_the_last_quarter():
+    """The round's last coins lie in the quarter on e7, plundered only from f7 striking
+    west; with seat 0's facing only a Foot Knight strikes west with its skull edge, and
+    seat 0 has none on the board, its army at the 13 Army Points (Purgatory counts). It
+    withdraws units from its camp to free 3 points and deploys a Foot Knight [R "Unit
+    Deployment and Withdrawal"]. Before, no seat did, and the round never ended (Duel,
+    MCTS vs heuristic, arena seed 2000: 3 of 20 games at the cap)."""
+    fields = {"b1": "0P", "a3": "0F", "b3": "0V", "c3": "0V", "c2": "0A", "e7": "Q11*4",
+              "k10": "1F", "k9": "1F"}  # fmt: skip
+    header = "seat=0 ap=7 phase=army score=6,6 left=4 purgatory=0F,0F"
+    game, state = position(fields, header)
+    names = greedy(game, state, 6, seed=1)
+    assert names.count("withdraw") == 2 and "deploy foot_knight" in names, names
+
+
+def test_the_band_goes_to_fetch_a_lone_carrier():
+    """Nothing is left to plunder; seat 0's wounded Foot Knight carries a coin alone on
+    g2 and cannot move [R "A unit can't move alone"]; its army is at 13 Army Points, so
+    nothing can be deployed. The band in the camp walks toward it (escorts are pulled to a
+    carrier still away from home). When escorts were pulled
+    home as soon as no coin was left to plunder, the band stayed in camp and the round
+    never ended (one-round self-play, seed 2)."""
+    fields = {"g2": "0K'*1", "b3": "0P", "c3": "0V", "c2": "0P", "g8": "1K*1", "k10": "1F",
+              "k9": "1F"}  # fmt: skip
+    game, state = position(fields, "seat=0 ap=7 phase=army score=6,5 left=2 purgatory=0F,0F,0A")
+    g2 = parse_cell("g2")
+    before = min(_dist(c, g2) for c in _own_cells(state, 0) if c != g2)
+    greedy(game, state, 7, seed=1)
+    after = min(_dist(c, g2) for c in _own_cells(state, 0) if c != g2)
+    assert after < before
+
+
+@pytest.mark.parametrize("finish_decided", [True, False])
+def test_mcts_finishes_a_decided_game(finish_decided):
+    """Last round, seat 1 leads 19 to 16 and carries the game's last coin two steps from
+    its camp centre (k11; the Refugee on j11 blocks one way): the game is decided. Its
+    values differ by about 1e-5, far below the search's exploration, and MCTS against the
+    heuristic ended its turns here until the cap (arena game 1 of seed 2000). With
+    ``finish_decided`` (the default) MCTS plays the greedy lookahead in a decided game,
+    and seat 1 walks the coin home and gives it; without, the game does not end."""
+    fields = {"b1": "0P", "c1": "0K", "c2": "0F", "j10": "1P", "k10": "1K", "l10": "1A",
+              "h11": "1K", "i11": "1P*1", "j11": "R11", "l11": "1P", "l12": "1F"}  # fmt: skip
+    game, state = position(fields, "seat=1 ap=7 phase=army round=3 score=16,19 left=1")
+    agents = [MCTSAgent(seed=seat, finish_decided=finish_decided) for seat in (1, 2)]
+    for _ in range(40):
+        if game.is_terminal(state):
+            break
+        game.step(state, select_action(agents[game.current_player(state)], game, state))
+    assert game.is_terminal(state) == finish_decided
+    if finish_decided:
+        assert np.array_equal(game.returns(state), [-1.0, 1.0])
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -173,3 +228,13 @@ def _own_kind(state, cell: int) -> str:
     if t < 0 or t >= T.SARACEN_TOKEN0 or T.TOKEN_OWNER[t] != 0:
         return ""
     return T.KIND_NAMES[T.TOKEN_KIND[t]]
+
+
+def _dist(a: int, b: int) -> int:
+    return abs(a // T.SIZE - b // T.SIZE) + abs(a % T.SIZE - b % T.SIZE)
+
+
+def _own_cells(state: np.ndarray, seat: int) -> list[int]:
+    """Cells holding seat's army units."""
+    return [int(state[L.TOK_LOC + t]) for t in range(seat * T.ARMY_SIZE, (seat + 1) * T.ARMY_SIZE)
+            if state[L.TOK_LOC + t] >= 0]  # fmt: skip

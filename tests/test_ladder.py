@@ -14,6 +14,7 @@ from crusadegym.agents.ladder import (
     pair_counts,
     parse_budgets,
     parse_learned,
+    parse_skip,
 )
 
 TINY = ["--game", "tiny_tictactoe", "--games", "4", "--budgets", "5,20", "--no-shipped",
@@ -35,6 +36,15 @@ def test_every_game_gets_random_heuristic_mcts_budgets_and_its_learned_agents():
         "deus": ["policy:x.zip", "policy:y.zip"]}  # fmt: skip
     with pytest.raises(ValueError, match="GAME=SPEC"):
         parse_learned(["policy:x.zip"])
+
+
+def test_skip_shortens_the_line_up_and_refuses_names_not_on_it():
+    skip = parse_skip("random, pretrained")
+    assert ladder_agents("deus_lo_vult", ("default",), [], True, skip) == ["heuristic", "mcts"]
+    with pytest.raises(ValueError, match="--skip mcts-7: not on deus"):
+        ladder_agents("deus", ("default",), [], True, parse_skip("mcts-7"))
+    with pytest.raises(ValueError, match="fewer than two agents"):
+        ladder_agents("deus", ("default",), [], False, parse_skip("random,heuristic"))
 
 
 def test_pair_counts_add_up_to_each_agents_games():

@@ -13,7 +13,10 @@ OpenSkill Plackett-Luce ratings, Wilson intervals) between
   see ``Heuristic.mcts_defaults``);
 * the game's shipped learned agent, if any (:func:`.pretrained.shipped_games`;
   ``--no-shipped`` leaves it out), and every learned agent given as ``--learned GAME=SPEC`` (e.g.
-  ``deus_lo_vult=policy:runs/fast/final.zip``).
+  ``deus_lo_vult=policy:runs/fast/final.zip``);
+
+less the agents named by ``--skip`` (a shortened line-up, for games whose full
+round-robin takes hours at the default config: the Duel's MCTS games last minutes).
 
 It writes each game's ``results.json`` (and the arena's plots) under ``--out``, and
 replaces the section between :data:`BEGIN` and :data:`END` in ``--doc`` (added at the
@@ -77,13 +80,31 @@ def parse_budgets(text: str) -> tuple[int | str, ...]:
 
 
 def ladder_agents(
-    game: str, budgets: tuple[int | str, ...], learned: list[str], shipped: bool
+    game: str,
+    budgets: tuple[int | str, ...],
+    learned: list[str],
+    shipped: bool,
+    skip: tuple[str, ...] = (),
 ) -> list:
-    """The agent specs of ``game``'s ladder, weakest kinds first."""
+    """The agent specs of ``game``'s ladder, weakest kinds first, without those in
+    ``skip`` (a shortened line-up: its section's command says so)."""
     agents = ["random", "heuristic", *(mcts_spec(b) for b in budgets)]
     if shipped and game in shipped_games():
         agents.append("pretrained")
-    return agents + [spec for spec in learned if spec not in agents]
+    agents += [spec for spec in learned if spec not in agents]
+    unknown = [spec for spec in skip if spec not in agents]
+    if unknown:
+        raise ValueError(f"--skip {','.join(unknown)}: not on {game}'s line-up {agents}")
+    kept = [spec for spec in agents if spec not in skip]
+    if len(kept) < 2:
+        raise ValueError(f"{game}: fewer than two agents left after --skip {','.join(skip)}")
+    return kept
+
+
+def parse_skip(text: str | None) -> tuple[str, ...]:
+    """``"random,pretrained"`` -> ``("random", "pretrained")`` (:func:`ladder_agents`
+    refuses a name that is not on the line-up)."""
+    return tuple(item.strip() for item in (text or "").split(",") if item.strip())
 
 
 def parse_learned(pairs: list[str] | None) -> dict[str, list[str]]:
@@ -238,6 +259,8 @@ def game_command(args: argparse.Namespace, game: str) -> str:
             argv += ["-o", pair]
     if args.no_shipped:
         argv.append("--no-shipped")
+    if args.skip:
+        argv += ["--skip", args.skip]
     return shlex.join(argv)  # fmt: skip
 
 
@@ -261,6 +284,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="a learned agent for one game, e.g. deus_lo_vult=policy:runs/x/final.zip",
     )
     p.add_argument("--no-shipped", action="store_true", help="leave out the shipped policy")
+    p.add_argument(
+        "--skip",
+        metavar="SPECS",
+        help="leave these agents out, comma-separated (e.g. random): a shortened line-up for "
+        "games whose full round-robin is hours long; the section's command says so",
+    )
     p.add_argument(
         "-o",
         "--option",
@@ -295,9 +324,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         budgets = parse_budgets(args.budgets)
         learned = parse_learned(args.learned)
+        skip = parse_skip(args.skip)
         sections: dict[str, str] = {}
         for game in games:
-            agents = ladder_agents(game, budgets, learned.get(game, []), not args.no_shipped)
+            agents = ladder_agents(game, budgets, learned.get(game, []), not args.no_shipped,
+                                   skip)  # fmt: skip
             options = {**LADDER_OPTIONS.get(game, {}), **game_options(args.option, game)}
             pin_torch_threads(agents, 1)
             result = run_arena(game, agents, games_per_lineup=args.games, seed=args.seed,

@@ -79,7 +79,14 @@ from crusadegym.core.rng import seed as seed_rng
 from crusadegym.core.rng import shuffle as shuffle_in_place
 
 from .base import Agent
-from .heuristics import Heuristic, action_values, extend_mask, resolve_heuristic, value_kernel
+from .heuristics import (
+    Heuristic,
+    action_values,
+    extend_mask,
+    greedy_action,
+    resolve_heuristic,
+    value_kernel,
+)
 from .kernels import bound_rollout, plain_ucb_index, prior_ucb_index
 from .tree_search import CompiledTree, pooled_root_statistics
 
@@ -111,6 +118,9 @@ class MCTSConfig:
     shuffle: bool = True
     """Nodes list their actions in random order (the tie-break); ``False``: legal order,
     which makes the two engines' searches identical (tests, reproducible comparisons)."""
+    finish_decided: bool = True
+    """Once the heuristic's value says the game is decided (``Heuristic.decided_at``),
+    play its greedy lookahead instead of searching: see :meth:`MCTSAgent.act_state`."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -138,6 +148,23 @@ class MCTSConfig:
         return (self.iterations is None or done < self.iterations) and (
             deadline is None or time.perf_counter() < deadline
         )
+
+
+def is_decided(game: Game, state: np.ndarray, heuristic: Heuristic) -> bool:
+    """Whether ``heuristic``'s value of ``state`` says the game is decided for the mover
+    (beyond ``Heuristic.decided_at``; never when that is ``None``).
+
+    A decided game's values differ by far less than any exploration constant can tell
+    apart (the Duel squeezes them into its last 0.02 so that deciding always pays), so a
+    search there plays noise, and ending the turn is as good as any move: MCTS against
+    the heuristic ran 8 of 20 Duels to the turn cap, the winner holding the last coins
+    (issue #36). The greedy lookahead still orders those values and goes for the end.
+    Called on a determinized root, so it reads only what the mover may see."""
+    if heuristic.decided_at is None:
+        return False
+    out = np.zeros(game.num_players, np.float64)
+    value_kernel(game, heuristic)(state, game.params, out)
+    return bool(abs(out[int(game.k.current_player(state, game.params))]) > heuristic.decided_at)
 
 
 def determinized_roots(game: Game, state: np.ndarray, count: int, seed: int) -> np.ndarray:
@@ -294,6 +321,9 @@ class MCTSAgent(Agent):
                                        int(self.rng.integers(1 << _SEED_BITS)))  # fmt: skip
         else:
             roots = determinized_roots(game, state, 1, 0)
+        if cfg.finish_decided and is_decided(game, roots[0], heuristic):
+            self.last_visits, self.last_iterations, self.last_depth = {}, 0, 0
+            return greedy_action(game, roots[0], heuristic, np.random.default_rng(seed))
         if self.engine_for(game) == "compiled":
             actions, n, w = self._search_compiled(game, roots, seed, cfg, heuristic)
         else:

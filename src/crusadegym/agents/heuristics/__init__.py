@@ -42,6 +42,9 @@ class Heuristic:
     choose: Callable[[Game, np.ndarray, np.random.Generator], int] | None = None
     mcts_defaults: dict | None = None
     """MCTSConfig options suited to this game's value scale (see :mod:`..mcts`)."""
+    decided_at: float | None = None
+    """The mover's ``value`` beyond +-this means the game is decided (every line leads to
+    the same result; only how soon it ends is left). ``None``: the value never says so."""
 
 
 GENERIC = Heuristic(

@@ -66,11 +66,14 @@ from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.actions import CELL0, STRIKE0
 from crusadegym.core.deus_lo_vult.config import (
     P_CAMP_CENTRE,
+    P_CAMP_OWNER,
     P_PLAYERS,
     P_ROUNDS,
+    P_SEAT_FACING,
     P_TIE,
     TIE_LAST_COIN,
 )
+from crusadegym.core.deus_lo_vult.pieces import army_points_used
 from crusadegym.core.jit import ajit, jit
 from crusadegym.core.stack import stack_empty, stack_row
 
@@ -99,6 +102,10 @@ W_IN_BAND = 0.3
 W_WOUNDED = 0.4
 W_PURGATORY = 2.5
 W_ROUND = 8.0  # each round played: > the positional terms a round's end clears
+MUSTER_DEPLOY = 1.0  # steps charged for deploying a reserve unit that can plunder a quarter
+MUSTER_WITHDRAW = 1.2  # loot units (x W_LOOT = 1.8 coin units) per unit still to withdraw
+# to free Army Points for it: more than a withdrawn unit's on_board + in_band (its own and a
+# partner's) + escort terms (at most 1.6), so each withdrawal toward the muster pays
 DECIDED_MARGIN = 0.02  # a decided game: each seat's value lies this far below its result
 DECIDED_SPAN = 800.0  # ... linear in (own - best rival) over +-this (no tanh: no flat ends)
 SCALE = 60.0
@@ -126,6 +133,8 @@ WEIGHTS = {
     "wounded": W_WOUNDED,
     "purgatory": W_PURGATORY,
     "round": W_ROUND,
+    "muster_deploy": MUSTER_DEPLOY,
+    "muster_withdraw": MUSTER_WITHDRAW,
     "decided_margin": DECIDED_MARGIN,
     "decided_span": DECIDED_SPAN,
     "scale": SCALE,
@@ -140,7 +149,8 @@ SEAT_TERMS = (
     "wounded",  # of those, on their weak side
     "purgatory",  # its units in Purgatory
     "carried_home",  # carried coins, each worth less the farther from home (/ W_CARRIED)
-    "loot",  # sum over the counted free units of 1 - (steps to the loot) / LOOT_RANGE
+    "loot",  # sum over the counted free units of 1 - (steps to the loot) / LOOT_RANGE,
+    # plus the muster of a reserve unit for a quarter no unit on the board can plunder
     "ready",  # counted free units standing on a clear plunder spot (or next to a coin)
     "escort",  # sum over other units of 1 - (steps to a quarter or carrier) / LOOT_RANGE
     "in_band",  # units with a friendly neighbour
@@ -188,6 +198,9 @@ UNREACHED = 999  # steps to a cell the search for a spot never reaches
 AMENITY_TOKEN0 = T.AMENITY_TOKEN0  # Field Amenities: nobody's, moved by any band
 SARACEN_TOKEN0 = T.SARACEN_TOKEN0
 ICON_S, ICON_C = T.ICON_S, T.ICON_C
+N_CRUSADER_KINDS = T.N_CRUSADER_KINDS
+KIND_COST = T.KIND_COST
+ARMY_POINT_CAP = T.ARMY_POINT_CAP
 
 
 @jit
@@ -404,11 +417,13 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
     to free units by a greedy assignment: the best (unit, source) pair first, each
     unit once, each source (a quarter, a cell of loose coins) to at most as many units
     as it holds coins, so collecting a coin never costs the other units their bonus.
-    Units left over count as escorts. Once no coin is left to collect (only carried ones),
-    escorts are pulled home as well as to the carriers, so securing a coin does not cost
-    them their bonus (issue #36, Duel self-play seed 1032: each seat held a carried coin
-    next to its camp centre for good, since giving it cleared more escort bonus than a
-    secured coin adds over a carried one at home).
+    Units left over count as escorts. Once no coin is left to collect and every carrier
+    is next to the camp centre (only gives are left), escorts are pulled home as well as
+    to the carriers, so securing a coin does not cost them their bonus (issue #36, Duel
+    self-play seed 1032: each seat held a carried coin next to its camp centre for good,
+    since giving it cleared more escort bonus than a secured coin adds over a carried one
+    at home). While a carrier is away, escorts go to it: a lone carrier cannot move
+    until a friend joins it.
     """
     out[o + T_SECURED] += state[L.SCORE + p]
     where = stack_row(MAX_SOURCES, np.int64)
@@ -431,6 +446,7 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
     _band_labels(locs, n, label)
     carriers = stack_row(MAX_UNITS, np.int64)
     n_carriers = 0
+    carriers_away = 0  # carriers not yet next to the camp centre
     home = stack_row(MAX_UNITS, np.int64)
     for i in range(n):
         home[i] = _home_distance(params, p, locs[i])
@@ -452,8 +468,13 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
             out[o + T_CARRIED_HOME] += coins * worth / W_CARRIED
             carriers[n_carriers] = loc
             n_carriers += 1
+            if home[i] > 0:
+                carriers_away += 1
     # steps[i, s]: moves until unit i can collect a coin of source s
     steps = stack_empty(MAX_UNITS, MAX_SOURCES, np.float64)
+    capable = stack_row(MAX_SOURCES, np.uint8)  # some unit on the board can plunder source s
+    for s in range(n_src):
+        capable[s] = 1 if where[s] < 0 else 0  # loose coins: any unit with room
     for i in range(n):
         for s in range(n_src):
             steps[i, s] = LOOT_RANGE
@@ -479,6 +500,10 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
                 side = state[L.TOK_SIDE + t]
                 coins = state[L.TOK_COINS + t]
                 rel = (spots[k, 1] - state[L.TOK_FACE + t] + 4) % 4
+                if KIND_EDGES[TOKEN_KIND[t], side, rel] == ICON_S:
+                    capable[s] = 1
+                if KIND_EDGES[TOKEN_KIND[t], 0, rel] == ICON_S:
+                    capable[s] = 1
                 blocker = _blocker_steps(state, t, spots[k, 2])
                 if KIND_CAPACITY[TOKEN_KIND[t], side] > coins:
                     if KIND_EDGES[TOKEN_KIND[t], side, rel] == ICON_S:
@@ -517,6 +542,8 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
         out[o + T_LOOT] += 1.0 - steps[bu, bs] / LOOT_RANGE
         if steps[bu, bs] == 0.0:
             out[o + T_READY] += 1.0
+    out[o + T_LOOT] += muster_loot(state, params, p, units, locs, n, where, capable, n_src,
+                                   spots, field, n_spots)  # fmt: skip
     for u in range(n):  # escorts: every unit neither assigned nor carrying, off the spots
         if assigned[u] == 0 and state[L.TOK_COINS + units[u]] == 0:
             on_spot = False
@@ -525,9 +552,103 @@ def unit_terms(state, params, p, a0, a1, b0, b1, out, o, spots, field, n_spots):
                     on_spot = True
             if not on_spot:
                 dist = _escort_distance(state, locs[u], carriers, n_carriers)
-                if n_src == 0:  # nothing left to collect: home is where the carriers go
+                if n_src == 0 and carriers_away == 0:  # only coins to give are left
                     dist = min(dist, float(home[u]))
                 out[o + T_ESCORT] += 1.0 - dist / LOOT_RANGE
+
+
+@jit
+def _camp_steps(params, p, c):
+    """Steps from cell c into seat p's camp, where a unit may be withdrawn [R "Unit
+    Deployment and Withdrawal": "you must return them to their Camp"]."""
+    if params[P_CAMP_OWNER + c] == p:
+        return 0
+    return _home_distance(params, p, c)
+
+
+@jit
+def muster_loot(state, params, p, units, locs, n, where, capable, n_src, spots, field, n_spots):
+    """The loot term (in loot units, may be negative) of mustering a reserve unit for a
+    City Quarter that no unit of seat p on the board can plunder (``capable``): the best
+    (quarter, kind in reserve) whose skull edge, facing as the seat's tokens do, strikes
+    one of the quarter's spots, valued as a looter ``MUSTER_DEPLOY`` + its steps from the
+    camp away, less ``MUSTER_WITHDRAW`` per unit to withdraw to free the Army Points for
+    it [R "Unit Types / Army Points": 13 at most, Purgatory included] and the steps
+    those units need to reach the camp (:func:`_withdraw_cost`). 0 when no quarter is
+    out of reach of every unit or no reserve kind can plunder one.
+
+    Issue #36: the last coins of a round lay in a quarter only a kind in reserve could
+    plunder (the seats' facings are fixed), with the army at its 13 points; no seat
+    withdrew and redeployed, and the round never ended (Duel, MCTS vs heuristic, 3 of 20
+    games at the cap). Each withdrawal frees points worth more than the unit's terms, and
+    each step of a unit toward the camp, or of the new unit toward the spot, pays."""
+    facing = params[P_SEAT_FACING + p]
+    used = army_points_used(state, p)
+    best = 0.0
+    found = False
+    for s in range(n_src):
+        if capable[s] == 1:
+            continue
+        for k in range(n_spots):
+            if spots[k, 0] != where[s]:
+                continue
+            walk = UNREACHED
+            for c in range(N_CELLS):
+                if params[P_CAMP_OWNER + c] == p and params[P_CAMP_CENTRE + p] != c:
+                    walk = min(walk, field[k, c])
+            if walk >= LOOT_RANGE:
+                continue
+            rel = (spots[k, 1] - facing + 4) % 4
+            for kind in range(N_CRUSADER_KINDS):
+                if KIND_EDGES[kind, 0, rel] != ICON_S or KIND_CAPACITY[kind, 0] == 0:
+                    continue
+                if not _in_reserve(state, p, kind):
+                    continue
+                value = 1.0 - (MUSTER_DEPLOY + walk) / LOOT_RANGE
+                short = used + KIND_COST[kind] - ARMY_POINT_CAP
+                if short > 0:
+                    value -= _withdraw_cost(state, params, p, units, locs, n, short)
+                if not found or value > best:
+                    best, found = value, True
+    return best
+
+
+@jit
+def _in_reserve(state, p, kind):
+    """Has seat p a unit of ``kind`` in its reserve (deployable, points permitting)?"""
+    for t in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE):
+        if TOKEN_KIND[t] == kind and state[L.TOK_LOC + t] == L.LOC_RESERVE:
+            return True
+    return False
+
+
+@jit
+def _withdraw_cost(state, params, p, units, locs, n, short):
+    """In loot units, the cheapest way to free ``short`` Army Points (at most 3, the
+    dearest kind): ``MUSTER_WITHDRAW`` per unit withdrawn plus its steps to the camp /
+    LOOT_RANGE, over one, two or three army units carrying nothing (carriers give first).
+    The cheapest plan, not a greedy one, so a unit that becomes free (a carrier that
+    gives) never makes the muster dearer. ``(MUSTER_WITHDRAW + 1)`` per point when no
+    plan frees enough."""
+    cost = stack_row(MAX_UNITS, np.int64)
+    way = stack_row(MAX_UNITS, np.float64)
+    m = 0
+    for u in range(n):
+        t = units[u]
+        if p * ARMY_SIZE <= t < (p + 1) * ARMY_SIZE and state[L.TOK_COINS + t] == 0:
+            cost[m] = KIND_COST[TOKEN_KIND[t]]
+            way[m] = _camp_steps(params, p, locs[u]) / LOOT_RANGE
+            m += 1
+    best = (MUSTER_WITHDRAW + 1.0) * short
+    for a in range(m):
+        if cost[a] >= short:
+            best = min(best, MUSTER_WITHDRAW + way[a])
+        for b in range(a + 1, m):
+            if cost[a] + cost[b] >= short:
+                best = min(best, 2.0 * MUSTER_WITHDRAW + way[a] + way[b])
+            for c in range(b + 1, m):  # three units free 3 points at least
+                best = min(best, 3.0 * MUSTER_WITHDRAW + way[a] + way[b] + way[c])
+    return best
 
 
 @jit
@@ -758,4 +879,5 @@ HEURISTIC = Heuristic(
     # values move in steps of ~0.002: small exploration, evaluation at the leaf, and a
     # strong pull toward the greedy lookahead (plain search is too defensive; see docs)
     mcts_defaults={"iterations": 100, "c_uct": 0.005, "rollout_depth": 0, "prior_visits": 20.0},
+    decided_at=UNDECIDED,  # decided_result / score_decided leave the undecided band
 )

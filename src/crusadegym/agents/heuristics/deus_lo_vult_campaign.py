@@ -126,4 +126,5 @@ HEURISTIC = Heuristic(
     extend=duel.extend,  # stage-1 cell selections get a second ply, as in the Duel (it
     # reaches the Campaign's stage-2 unit actions too)
     mcts_defaults=duel.HEURISTIC.mcts_defaults,
+    decided_at=duel.UNDECIDED,  # campaign_decided leaves the undecided band as the Duel does
 )
