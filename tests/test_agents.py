@@ -250,8 +250,8 @@ def test_mcts_with_one_iteration_plays_the_greedy_choice():
 @DLV
 def test_mcts_with_priors_deepens_before_trying_every_action():
     """Priors count for unvisited actions too, so 40 iterations reach past two plies
-    even with 25 legal actions at the root (plain UCT would still be expanding)."""
-    game, state = _dlv_midgame(86)  # a stage-1 choice among 25 selections
+    even with 27 legal actions at the root (plain UCT would still be expanding)."""
+    game, state = _dlv_midgame(61)  # a stage-1 choice among 27 selections
     assert game.legal_mask(state).sum() > 10
     agent = MCTSAgent(seed=0, iterations=40)
     agent.act_state(game, state)
