@@ -227,11 +227,11 @@ def test_bad_arguments_are_one_line_errors(argv, capsys, tmp_path):
     assert err.startswith("crusadegym fastppo:") and "\n" not in err
 
 
-# -- PUCT search over the network (crusadegym.training.puct) ------------------------------
+# -- PUCT search over the network (crusadegym.agents.puct) ------------------------------
 
 
 def test_puct_loads_a_checkpoint_and_plays_legal_moves(tmp_path):
-    from crusadegym.training.puct import PUCTAgent
+    from crusadegym.agents.puct import PUCTAgent
 
     learner = FastPPO(tiny_args())
     path = learner.save(str(tmp_path / "p.zip"))
@@ -249,7 +249,7 @@ def test_puct_loads_a_checkpoint_and_plays_legal_moves(tmp_path):
 
 def test_puct_finds_a_winning_move_with_an_untrained_net():
     """Positions where the mover can win at once: the search's value finds such a move."""
-    from crusadegym.training.puct import PUCTAgent
+    from crusadegym.agents.puct import PUCTAgent
 
     game = make_game("tiny_tictactoe")
     agent = PUCTAgent(build_model(game, "small").policy, simulations=64)
@@ -291,7 +291,7 @@ def _deus_points(n: int):
 def test_puct_move_ignores_what_its_seat_cannot_see():
     from test_deus_hidden import resample_hidden
 
-    from crusadegym.training.puct import PUCTAgent
+    from crusadegym.agents.puct import PUCTAgent
 
     g, points = _deus_points(4)
     policy = build_model(g, "small").policy
@@ -308,7 +308,7 @@ def test_puct_move_ignores_what_its_seat_cannot_see():
 
 
 def test_puct_searches_determinized_roots_only(monkeypatch):
-    import crusadegym.training.puct as puct
+    import crusadegym.agents.puct as puct
 
     g, (s,) = _deus_points(1)
     seen = []
@@ -330,8 +330,8 @@ def test_puct_searches_determinized_roots_only(monkeypatch):
 
 def test_puct_agent_spec_builds_the_search_for_arena_and_play(tmp_path):
     """``puct:PATH[:key=value]`` in the registry is the PUCT agent the arena and play load."""
+    from crusadegym.agents.puct import PUCTAgent
     from crusadegym.agents.registry import make_agent
-    from crusadegym.training.puct import PUCTAgent
 
     path = FastPPO(tiny_args()).save(str(tmp_path / "p.zip"))
     agent = make_agent(f"puct:{path}:simulations=8:determinizations=2", seed=3)
@@ -347,7 +347,7 @@ def test_puct_agent_spec_builds_the_search_for_arena_and_play(tmp_path):
 
 def test_puct_one_pass_prior_and_value_match_the_two_sb3_calls():
     """``policy_value`` (one trunk pass) equals ``get_distribution`` + ``predict_values``."""
-    from crusadegym.training.puct import policy_value
+    from crusadegym.agents.puct import policy_value
 
     game = make_game("deus_lo_vult", **DLV)
     policy = build_model(game, "small").policy
@@ -364,7 +364,7 @@ def test_puct_one_pass_prior_and_value_match_the_two_sb3_calls():
 
 def test_puct_seconds_budget_stops_the_search_early():
     """A time budget ends the move after at least one simulation; a bad one is an error."""
-    from crusadegym.training.puct import PUCTAgent
+    from crusadegym.agents.puct import PUCTAgent
 
     game = make_game("tiny_tictactoe")
     policy = build_model(game, "small").policy

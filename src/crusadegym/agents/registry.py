@@ -4,7 +4,7 @@ An agent spec is ``name`` or ``name:key=value:key=value`` (values parsed as int,
 float, ``none`` or text), e.g. ``mcts:iterations=400:rollout_depth=60``. The
 spec ``policy:PATH`` loads a MaskablePPO checkpoint (:mod:`.neural`);
 ``puct:PATH[:key=value...]`` searches with that checkpoint's prior and value
-(:class:`crusadegym.training.puct.PUCTAgent`, options ``simulations``, ``seconds``, ``c_puct``,
+(:class:`crusadegym.agents.puct.PUCTAgent`, options ``simulations``, ``seconds``, ``c_puct``,
 ``determinizations``); ``human`` reads moves from stdin (:mod:`.human`); ``pretrained``
 is the shipped policy.
 """
@@ -20,6 +20,7 @@ from .human import HumanAgent
 from .mcts import MCTSAgent
 from .options import parse_value
 from .pretrained import PretrainedAgent
+from .puct import PUCTAgent
 from .random_agent import RandomAgent
 
 AGENT_TYPES: dict[str, Callable[..., Agent]] = {
@@ -91,6 +92,4 @@ def _expert_agent(spec: str, seed: int) -> Agent:
 def _puct_agent(spec: str, seed: int) -> Agent:
     """``puct:PATH[:key=value...]``: PUCT search over a checkpoint (needs the train extra)."""
     path, options = _path_spec(spec, "puct", "PATH.zip[:simulations=N]")
-    from crusadegym.training.puct import PUCTAgent
-
     return _construct("puct", PUCTAgent, seed, path, **options)

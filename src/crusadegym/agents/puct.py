@@ -38,9 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from crusadegym.agents.base import Agent
-from crusadegym.agents.neural import read_sidecar
 from crusadegym.core import Game
+
+from .base import Agent
+from .neural import read_sidecar
 
 
 def policy_value(policy: Any, obs: Any, masks: np.ndarray) -> tuple:
