@@ -33,7 +33,7 @@ from crusadegym.cli_help import command_parser
 from crusadegym.errors import USAGE_EXIT_CODE, UserError
 
 BENCH_OPTIONS = {"players": 2, "rounds": 1, "max_turns": 15}
-"""Deus lo Vult as the local trainer plays it by default (training/selfplay.py TRAIN_DEFAULTS)."""
+"""Deus lo Vult as the local trainer plays it by default (training/train_args.py TRAIN_DEFAULTS)."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from crusadegym.training.fastppo import TRAIN_DEFAULTS
+    from crusadegym.training.train_args import TRAIN_DEFAULTS
 
     args = build_parser().parse_args(argv)
     options = {**TRAIN_DEFAULTS.get(args.game, {}), **parse_options(args.option)}

@@ -58,6 +58,7 @@ from crusadegym.core.protocol import MASK_DTYPE, OBS_DTYPE, STATE_DTYPE
 
 from .callbacks import prune
 from .fastbuffer import ChainBuffer, batch_potentials
+from .train_args import TRAIN_DEFAULTS
 
 OPPONENT_KINDS = ("self", "snapshot", "random", "heuristic")
 """What a game's other seats are (drawn uniformly from ``--opponents`` when it starts)."""
@@ -72,9 +73,6 @@ MLP of other games is the same for every net). ``default`` is the conv stack of
 ``small`` is :class:`~.fastnet.CompactExtractor` (a 1x1 stem to 16 channels, two 3x3
 convs, about 0.2 M parameters), several times cheaper a position (the costs are measured
 by :mod:`crusadegym.benchmarks.learner`)."""
-
-TRAIN_DEFAULTS: dict[str, dict] = {"deus_lo_vult": {"rounds": 1, "max_turns": 15}}
-"""Game options applied unless given (the same short Duel as ``crusadegym train``)."""
 
 SEED_BOUND = 0x7FFFFFFFFFFFFFFF
 

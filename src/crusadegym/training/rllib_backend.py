@@ -73,8 +73,8 @@ from crusadegym.envs.aec import make_raw_env
 from crusadegym.envs.common import build_game, draw_seed, observation_box
 from crusadegym.envs.opponents import opponent_action, resolve_opponent
 
-from .selfplay import TrainArgs
 from .shaping import PotentialShaper
+from .train_args import TrainArgs
 
 LEARNER = "learner"
 """Agent id and module id of the policy being trained."""

@@ -53,15 +53,3 @@ def view_state(state: np.ndarray, params: np.ndarray, seat: int) -> np.ndarray:
     for q in hidden_seats(state, params, seat):
         s[D.D_CARD + q] = -1
     return s
-
-
-def render_view(state: np.ndarray, params: np.ndarray, seat: int) -> str:
-    """The text board as ``seat`` sees it: hidden Deeds blanked, one line names who
-    holds one."""
-    from .game import render
-
-    text = render(view_state(state, params, seat), params)
-    hidden = hidden_seats(state, params, seat)
-    if hidden:
-        text += "\n# hidden Deeds held by seat(s) " + ",".join(str(q) for q in hidden)
-    return text

@@ -148,6 +148,16 @@ def render(state: np.ndarray, params: np.ndarray) -> str:
     return format_position(state, params) + "\n" + campaign_lines(state, params)
 
 
+def render_view(state: np.ndarray, params: np.ndarray, seat: int) -> str:
+    """The text board as ``seat`` sees it: hidden Deeds blanked
+    (:func:`.determinize.view_state`), one line names who holds one."""
+    text = render(determinize.view_state(state, params, seat), params)
+    hidden = determinize.hidden_seats(state, params, seat)
+    if hidden:
+        text += "\n# hidden Deeds held by seat(s) " + ",".join(str(q) for q in hidden)
+    return text
+
+
 def _invariants(state: np.ndarray, params: np.ndarray) -> list:
     from ..invariants import check
     from .invariants import check_campaign
@@ -180,7 +190,7 @@ SPEC = GameSpec(
     stand_in_data=True,
     hidden_information=True,
     determinize=determinize.determinize,
-    render_view=determinize.render_view,
+    render_view=render_view,
     description="Deus lo Vult Campaign Rules 2.0 (Hiatus Games): Battles, Glory, Gauntlet "
     "Runs, Weather, Amenities, War Engines, Heroes, Deeds. The Deck of Deeds is a STAND-IN "
     "(deeds.DECK: 10 cards of our own; the rulebook prints none). " + T.STAND_IN_NOTE,
