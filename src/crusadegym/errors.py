@@ -26,6 +26,10 @@ class UnknownNameError(UserError, KeyError):
         return BaseException.__str__(self)
 
 
+class NotationError(UserError):
+    """Text that is not a valid position in a game's notation (docs/notation.md)."""
+
+
 class MissingFileError(UserError, FileNotFoundError):
     """A file the user named (a checkpoint, its sidecar) does not exist."""
 

@@ -32,6 +32,8 @@ import re
 
 import numpy as np
 
+from crusadegym.errors import NotationError
+
 from . import layout as L
 from . import tables as T
 from .config import (
@@ -136,10 +138,6 @@ def format_position(state: np.ndarray, params: np.ndarray) -> str:
 def _purg_code(t: int) -> str:
     owner, kind = int(T.TOKEN_OWNER[t]), int(T.TOKEN_KIND[t])
     return f"{owner if owner < 4 else 's'}{T.KIND_LETTERS[kind]}"
-
-
-class NotationError(ValueError):
-    """Raised for text that is not a valid Deus lo Vult position."""
 
 
 def parse_position(text: str, config: DuelConfig | None = None) -> np.ndarray:

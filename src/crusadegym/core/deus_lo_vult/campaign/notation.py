@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..notation import NotationError
+from crusadegym.errors import NotationError
+
 from . import battle, deeds, field, gauntlets, river, units, weather
 
 MODULES = (battle, gauntlets, deeds, weather, river, field, units)
