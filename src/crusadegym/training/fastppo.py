@@ -58,7 +58,7 @@ from crusadegym.core.protocol import MASK_DTYPE, OBS_DTYPE, STATE_DTYPE
 
 from .callbacks import prune
 from .fastbuffer import ChainBuffer, batch_potentials
-from .train_args import TRAIN_DEFAULTS
+from .train_args import run_dir, training_options
 
 OPPONENT_KINDS = ("self", "snapshot", "random", "heuristic")
 """What a game's other seats are (drawn uniformly from ``--opponents`` when it starts)."""
@@ -118,13 +118,10 @@ class FastArgs:
     quiet: bool = False
 
     def game_options(self) -> dict:
-        return {**TRAIN_DEFAULTS.get(self.game, {}), **self.options}
+        return training_options(self.game, self.options)
 
     def out_dir(self) -> str:
-        if self.out:
-            return self.out
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        return os.path.join("runs", f"{self.game}-fastppo-{stamp}")
+        return run_dir(self.game, self.out, "fastppo")
 
     def kinds(self) -> list[str]:
         kinds = [k for k in self.opponents.split(",") if k]

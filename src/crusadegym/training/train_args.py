@@ -77,10 +77,20 @@ class TrainArgs:
 
     def game_options(self) -> dict:
         """The game options: training defaults for the game, overridden by ``options``."""
-        return {**TRAIN_DEFAULTS.get(self.game, {}), **self.options}
+        return training_options(self.game, self.options)
 
     def out_dir(self) -> str:
-        if self.out:
-            return self.out
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        return os.path.join("runs", f"{self.game}-{stamp}")
+        return run_dir(self.game, self.out)
+
+
+def training_options(game: str, options: dict) -> dict:
+    """``game``'s options for training: :data:`TRAIN_DEFAULTS`, overridden by ``options``."""
+    return {**TRAIN_DEFAULTS.get(game, {}), **options}
+
+
+def run_dir(game: str, out: str | None, tag: str = "") -> str:
+    """``out`` if given, else ``runs/GAME[-TAG]-<UTC time>``."""
+    if out:
+        return out
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    return os.path.join("runs", "-".join([game, *([tag] if tag else []), stamp]))
