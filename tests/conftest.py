@@ -9,6 +9,17 @@ sys.path.insert(0, os.path.dirname(__file__))
 # Batched drivers compile without numba's parallel lowering here (about 4x shorter; same
 # results): core/jit.py, PARALLEL. tests/test_parallel_drivers.py checks the parallel build.
 os.environ.setdefault("CRUSADEGYM_PARALLEL_DRIVERS", "0")
+# One numba cache per pytest-xdist worker (and the processes it starts): two workers
+# compiling the same kernel into one cold cache can read each other's half-written index,
+# and the failed typing then sticks for that worker's whole run (a fresh clone once failed
+# 504 Deus lo Vult tests this way: "Invalid use of type(CPUDispatcher(randint))"). Set
+# before numba is imported; NUMBA_CACHE_DIR given by the caller wins.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    _root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    os.environ.setdefault(
+        "NUMBA_CACHE_DIR",
+        os.path.join(_root, ".numba_cache", os.environ["PYTEST_XDIST_WORKER"]),
+    )
 
 import tinygame  # noqa: E402
 
