@@ -201,6 +201,8 @@ ICON_S, ICON_C = T.ICON_S, T.ICON_C
 N_CRUSADER_KINDS = T.N_CRUSADER_KINDS
 KIND_COST = T.KIND_COST
 ARMY_POINT_CAP = T.ARMY_POINT_CAP
+MAX_KIND_COST = int(T.KIND_COST.max())  # the most Army Points a muster can need to free
+WITHDRAW_PLANS = MAX_KIND_COST + 1  # muster_loot's withdrawal costs, indexed by points short
 
 
 @jit
@@ -584,6 +586,17 @@ def muster_loot(state, params, p, units, locs, n, where, capable, n_src, spots, 
     each step of a unit toward the camp, or of the new unit toward the spot, pays."""
     facing = params[P_SEAT_FACING + p]
     used = army_points_used(state, p)
+    camp = stack_row(N_CELLS, np.int64)  # seat p's camp cells a unit may be deployed on
+    n_camp = 0
+    for c in range(N_CELLS):
+        if params[P_CAMP_OWNER + c] == p and params[P_CAMP_CENTRE + p] != c:
+            camp[n_camp] = c
+            n_camp += 1
+    in_reserve = stack_row(N_CRUSADER_KINDS, np.uint8)
+    for kind in range(N_CRUSADER_KINDS):
+        in_reserve[kind] = 1 if _in_reserve(state, p, kind) else 0
+    withdraw = stack_row(WITHDRAW_PLANS, np.float64)  # freeing 1.. points, each once
+    withdraw[:] = -1.0
     best = 0.0
     found = False
     for s in range(n_src):
@@ -593,21 +606,22 @@ def muster_loot(state, params, p, units, locs, n, where, capable, n_src, spots, 
             if spots[k, 0] != where[s]:
                 continue
             walk = UNREACHED
-            for c in range(N_CELLS):
-                if params[P_CAMP_OWNER + c] == p and params[P_CAMP_CENTRE + p] != c:
-                    walk = min(walk, field[k, c])
+            for i in range(n_camp):
+                walk = min(walk, field[k, camp[i]])
             if walk >= LOOT_RANGE:
                 continue
             rel = (spots[k, 1] - facing + 4) % 4
             for kind in range(N_CRUSADER_KINDS):
                 if KIND_EDGES[kind, 0, rel] != ICON_S or KIND_CAPACITY[kind, 0] == 0:
                     continue
-                if not _in_reserve(state, p, kind):
+                if in_reserve[kind] == 0:
                     continue
                 value = 1.0 - (MUSTER_DEPLOY + walk) / LOOT_RANGE
                 short = used + KIND_COST[kind] - ARMY_POINT_CAP
                 if short > 0:
-                    value -= _withdraw_cost(state, params, p, units, locs, n, short)
+                    if withdraw[short] < 0.0:
+                        withdraw[short] = _withdraw_cost(state, params, p, units, locs, n, short)
+                    value -= withdraw[short]
                 if not found or value > best:
                     best, found = value, True
     return best
