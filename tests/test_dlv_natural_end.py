@@ -16,12 +16,13 @@ import pytest
 from dlv_helpers import at, greedy, position
 
 from crusadegym.agents.base import select_action
-from crusadegym.agents.heuristics import HeuristicAgent
+from crusadegym.agents.heuristics import HeuristicAgent, greedy_action, resolve_heuristic
 from crusadegym.agents.mcts import MCTSAgent
 from crusadegym.core import make_game
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
 from crusadegym.core.deus_lo_vult.actions import parse_cell
+from crusadegym.core.deus_lo_vult.notation import parse_position
 
 SMALL = {"players": 2, "rounds": 1, "max_turns": 400}  # max_turns: per seat, never reached
 GAMES = 4
@@ -186,11 +187,14 @@ def test_mcts_finishes_a_decided_game(finish_decided):
     values differ by about 1e-5, far below the search's exploration, and MCTS against the
     heuristic ended its turns here until the cap (arena game 1 of seed 2000). With
     ``finish_decided`` (the default) MCTS plays the greedy lookahead in a decided game,
-    and seat 1 walks the coin home and gives it; without, the game does not end."""
+    and seat 1 walks the coin home and gives it; without (and without ``greedy_beyond``,
+    which would play greedily here too), the game does not end."""
     fields = {"b1": "0P", "c1": "0K", "c2": "0F", "j10": "1P", "k10": "1K", "l10": "1A",
               "h11": "1K", "i11": "1P*1", "j11": "R11", "l11": "1P", "l12": "1F"}  # fmt: skip
     game, state = position(fields, "seat=1 ap=7 phase=army round=3 score=16,19 left=1")
-    agents = [MCTSAgent(seed=seat, finish_decided=finish_decided) for seat in (1, 2)]
+    greedy_beyond = None if not finish_decided else 0.905  # the Duel's default otherwise
+    agents = [MCTSAgent(seed=seat, finish_decided=finish_decided, greedy_beyond=greedy_beyond)
+              for seat in (1, 2)]  # fmt: skip
     for _ in range(40):
         if game.is_terminal(state):
             break
@@ -238,3 +242,80 @@ def _own_cells(state: np.ndarray, seat: int) -> list[int]:
     """Cells holding seat's army units."""
     return [int(state[L.TOK_LOC + t]) for t in range(seat * T.ARMY_SIZE, (seat + 1) * T.ARMY_SIZE)
             if state[L.TOK_LOC + t] >= 0]  # fmt: skip
+
+
+SARACEN_SHUFFLE = (
+    "seat=0 ap=7 phase=army players=2 round=2 turn=1201/3800 score=18,4 "
+    + """\
+purgatory=sf,sf,0K,sn,0F,sn,1P,sc,1K
+    a     b     c     d     e     f     g     h     i     j     k     l
+ 1  .     .     .     .     .     sa    .     .     .     .     sgv   .
+ 2  .     #     R2    .     .     .     .     .     .     sfv   .     .
+ 3  .     .     0P    .     .     .     .     .     .     .     .     .
+ 4  .     sg'   0K    0P    .     .     .     .     .     .     .     .
+ 5  .     .     .     sm'   .     .     .     0P'   0V    .     .     .
+ 6  se    .     sg    .     sa    .     .     Q4*1  sm>   .     .     sc
+ 7  .     .     .     sf<   .     .     .     1F    .     .     .     .
+ 8  .     .     .     .     .     .     .     .     .     .     .     .
+ 9  .     .     .     .     .     .     .     .     .     .     .     .
+10  .     sav   .     .     sg    .     .     .     .     R3    .     R8
+11  .     .     .     .     .     .     1P    1P    .     .     #     .
+12  .     .     .     .     sa    .     .     1K    1A    .     .     .
+"""
+)
+"""Duel ladder game 151 (seed 0, 2026-12-07) at turn 1201: the round's last coin in the
+quarter on h6, whose spots are i6 (seat 0's side) and g6 (seat 1's). Each greedy seat's
+best move is the Saracen from its own spot onto the rival's: seat 0 moves it i6 -> g6,
+seat 1 moves it back, for the remaining 2,600 turns."""
+
+
+def _clock_free(state: np.ndarray) -> bytes:
+    key = state.copy()
+    key[[L.TURN, L.STEP]] = 0
+    return key.tobytes()
+
+
+@pytest.mark.parametrize("guard", [True, False])
+def test_the_repetition_guard_breaks_a_saracen_shuffle(guard, monkeypatch):
+    """With the repetition guard (``agents/repetition.py``) a seat back in a position it
+    has moved from plays its best move not yet tried there, and no position of this
+    shuffle comes back more than twice in 300 steps; without it the same position comes
+    back every six steps."""
+    from crusadegym.agents.repetition import RepetitionGuard
+
+    if not guard:
+        monkeypatch.setattr(RepetitionGuard, "tried", lambda self, game, state: set())
+    game = make_game("deus_lo_vult")
+    state = parse_position(SARACEN_SHUFFLE)
+    agents = [HeuristicAgent(seed=seat) for seat in range(2)]
+    seen: dict[bytes, int] = {}
+    for _ in range(300):
+        key = _clock_free(state)
+        seen[key] = seen.get(key, 0) + 1
+        game.step(state, select_action(agents[game.current_player(state)], game, state))
+    assert (max(seen.values()) <= 2) == guard
+    if not guard:
+        assert max(seen.values()) >= 300 // 6 - 1
+
+
+def test_mcts_plays_the_greedy_lookahead_past_the_tanh():
+    """Seat 0 leads 18 to 4 in the same position: its value (0.96) lies past the Duel's
+    tanh (``greedy_beyond`` = tanh(TANH_SPAN / SCALE), 0.905), where moves differ by about
+    3e-5 and the search's visits spread evenly over them. MCTS plays the greedy lookahead
+    there without searching, and searches when the option is off."""
+    game = make_game("deus_lo_vult")
+    state = parse_position(SARACEN_SHUFFLE)
+    agent = MCTSAgent(seed=0)
+    assert agent.config_for(game).greedy_beyond == pytest.approx(0.905, abs=1e-3)
+    assert select_action(agent, game, state) == greedy_action(
+        game, state, resolve_heuristic(game), np.random.default_rng(0)
+    )
+    assert agent.last_iterations == 0
+    searching = MCTSAgent(seed=0, greedy_beyond=None)
+    select_action(searching, game, state)
+    assert searching.last_iterations == 100
+
+
+def test_greedy_beyond_must_be_a_value():
+    with pytest.raises(ValueError, match="greedy_beyond"):
+        MCTSAgent(greedy_beyond=1.5)

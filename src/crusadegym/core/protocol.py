@@ -146,11 +146,15 @@ class GameSpec:
     """The params slot holding the turn cap over all seats (``core/turn_cap.py``: the
     ``max_turns`` option counts per seat); -1 for a game without a cap."""
     turn_slot: int = -1
+    """The state slot counting the turns played over all seats (what the cap is compared
+    with; the arena reports game lengths from it); -1 for a game without one."""
     rng_slot: int = -1
     """The first of the ``rng.RNG_SLOTS`` state slots holding the game's generator (its
     dice and shuffles to come; a search of hidden information reseeds it); -1: none."""
-    """The state slot counting the turns played over all seats (what the cap is compared
-    with; the arena reports game lengths from it); -1 for a game without one."""
+    clock_slots: tuple = ()
+    """State slots besides ``turn_slot`` that only count time (steps played): two states
+    that differ only in these and ``turn_slot`` are the same position (the agents'
+    repetition guard, ``agents/repetition.py``)."""
 
 
 class Game:

@@ -8,6 +8,7 @@ from crusadegym.core import Game
 
 from ..base import Agent
 from ..kernels import bound_lookahead
+from ..repetition import RepetitionGuard
 from . import Heuristic, extend_mask, resolve_heuristic, value_kernel
 
 TIE_TOLERANCE = 1e-12
@@ -30,15 +31,23 @@ def action_values(game: Game, state: np.ndarray, heuristic: Heuristic) -> np.nda
 
 
 def greedy_action(
-    game: Game, state: np.ndarray, heuristic: Heuristic, rng: np.random.Generator
-) -> int:
+    game: Game, state: np.ndarray, heuristic: Heuristic, rng: np.random.Generator,
+    tried: set[int] | frozenset[int] = frozenset(),
+) -> int:  # fmt: skip
     """The legal action whose lookahead value is best for the mover; actions within
-    :data:`TIE_TOLERANCE` of the best are a tie, drawn with ``rng``."""
+    :data:`TIE_TOLERANCE` of the best are a tie, drawn with ``rng``. Actions in ``tried``
+    (played from this position before: :mod:`..repetition`) are left out unless they are
+    all there is."""
     game.check_state(state)
     if game.is_terminal(state):
         raise ValueError(f"{game.name}: the game is over; no action to choose")
     values = action_values(game, state, heuristic)
     legal = np.isfinite(values)
+    if tried:
+        fresh = legal.copy()
+        fresh[list(tried)] = False
+        if fresh.any():
+            legal = fresh
     best = values[legal].max()
     ties = np.flatnonzero(legal & (values >= best - TIE_TOLERANCE))
     return int(ties[rng.integers(len(ties))]) if len(ties) > 1 else int(ties[0])
@@ -58,9 +67,17 @@ class HeuristicAgent(Agent):
             from ..learned_value import LearnedValue
 
             self.heuristic = LearnedValue.load(value).heuristic()
+        self.repetition = RepetitionGuard()
+        """The moves played from each position of this game: never the same twice."""
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.repetition.reset()
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         heuristic = resolve_heuristic(game, self.heuristic)
         if heuristic.choose is not None:
             return int(heuristic.choose(game, state, self.rng))
-        return greedy_action(game, state, heuristic, self.rng)
+        tried = self.repetition.tried(game, state)
+        action = greedy_action(game, state, heuristic, self.rng, tried)
+        return self.repetition.record(game, state, action)

@@ -892,6 +892,14 @@ HEURISTIC = Heuristic(
     extend=extend,
     # values move in steps of ~0.002: small exploration, evaluation at the leaf, and a
     # strong pull toward the greedy lookahead (plain search is too defensive; see docs)
-    mcts_defaults={"iterations": 100, "c_uct": 0.005, "rollout_depth": 0, "prior_visits": 20.0},
+    # past the tanh (about nine coins ahead or behind) moves differ by ~3e-5, far below the
+    # exploration term: MCTS plays the greedy lookahead there (issue #36)
+    mcts_defaults={
+        "iterations": 100,
+        "c_uct": 0.005,
+        "rollout_depth": 0,
+        "prior_visits": 20.0,
+        "greedy_beyond": float(np.tanh(TANH_SPAN / SCALE)),
+    },
     decided_at=UNDECIDED,  # decided_result / score_decided leave the undecided band
 )

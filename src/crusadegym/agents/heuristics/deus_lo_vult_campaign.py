@@ -125,6 +125,8 @@ HEURISTIC = Heuristic(
     value=evaluate,
     extend=duel.extend,  # stage-1 cell selections get a second ply, as in the Duel (it
     # reaches the Campaign's stage-2 unit actions too)
-    mcts_defaults=duel.HEURISTIC.mcts_defaults,
+    # the Duel's search constants; not its greedy_beyond: Glory won (50 coin units a
+    # point) puts most Campaign positions past the tanh, and that was not measured
+    mcts_defaults={**duel.HEURISTIC.mcts_defaults, "greedy_beyond": None},
     decided_at=duel.UNDECIDED,  # campaign_decided leaves the undecided band as the Duel does
 )

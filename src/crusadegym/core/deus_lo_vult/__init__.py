@@ -11,7 +11,7 @@ import numpy as np
 from ..protocol import GameSpec, Kernels, LegacyLayout
 from . import actions, invariant_kernel, observe, rules, tables
 from .config import P_MAX_TURNS, DuelConfig, make_params
-from .layout import RNG, STATE_SIZE, TURN, V1_STATE_SIZE, project_v1
+from .layout import RNG, STATE_SIZE, STEP, TURN, V1_STATE_SIZE, project_v1
 
 # Longest possible game, in steps: setup per round (up to 12 Saracen picks + up to 13
 # units x 2 steps per seat) plus, per turn, 7 Action Points x 2 steps, one free weaken
@@ -54,6 +54,7 @@ SPEC = GameSpec(
     turn_limit_slot=P_MAX_TURNS,
     turn_slot=TURN,
     rng_slot=RNG,
+    clock_slots=(STEP,),
     config_cls=DuelConfig,
     make_params=make_params,
     sizes=_sizes,
