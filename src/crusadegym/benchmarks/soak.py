@@ -641,7 +641,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         help="games per config played on the engine and the plain-Python reference side by "
-        "side (games with a reference: deus_lo_vult)",
+        "side (games with a reference: deus_lo_vult, crusaders)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--chunk", type=int, default=4096, help="slots per compiled batch")

@@ -3,7 +3,8 @@
 Written from the rule text, not from the kernels: sowing with every order power
 [C], the majority awards with their tie rules [C]/[R], and the cost of a building site
 [C]/[R]. ``tests/test_crusaders_reference.py`` compares them with the compiled code
-over many random positions.
+over many random positions. The reference of the whole game (setup, legal actions and
+every step) is ``reference_game.py``, which uses :func:`sow_ref` and :func:`majority_ref`.
 """
 
 from __future__ import annotations
