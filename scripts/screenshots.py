@@ -4,9 +4,9 @@
 
 Starts ``crusadegym serve``'s server in-process on loopback, opens a game of each mode
 (you against the heuristic), plays a few moves by clicking the first listed action (the
-Campaign: a seeded random one, never ``withdraw``), and saves the viewport (1280x900) as a
-256-colour PNG. Needs Playwright (the ``web`` extra) and the system Chromium
-(``scripts/install_browser.sh``).
+Campaign: a seeded random one, never ``withdraw``), and saves the viewport (1280x900),
+longer when the legend under the board reaches lower, as a 256-colour PNG. Needs
+Playwright (the ``web`` extra) and the system Chromium (``scripts/install_browser.sh``).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ MODES = [  # game, options, moves to play before the shot, clicking the first ac
     ("crusaders", "", 4, True),
 ]
 TIMEOUT_MS = 180_000
+VIEWPORT = {"width": 1280, "height": 900}
 
 
 def _step(page) -> int:
@@ -67,7 +68,16 @@ def shoot(page, url: str, game: str, options: str, moves: int, first: bool, path
     if page.is_visible("#error"):
         raise RuntimeError(f"{game}: {page.inner_text('#error')}")
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(path))
+    # at least the viewport, and down to the legend's last line when it reaches lower
+    bottom = page.evaluate(
+        "Math.ceil(document.getElementById('legend').getBoundingClientRect().bottom)"
+    )
+    height = max(VIEWPORT["height"], bottom + 12)
+    page.screenshot(
+        path=str(path),
+        full_page=True,
+        clip={"x": 0, "y": 0, "width": VIEWPORT["width"], "height": height},
+    )
     with Image.open(path) as im:  # 256 colours: a third of the size, the text unchanged
         im.convert("RGB").quantize(256).save(path, optimize=True)
     print(f"{path}: {path.stat().st_size // 1000} kB, {_step(page)} moves")
@@ -89,7 +99,7 @@ def main() -> None:
             for game, options, moves, first in MODES:
                 if args.games and game not in args.games:
                     continue
-                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                context = browser.new_context(viewport=VIEWPORT)
                 page = context.new_page()
                 page.set_default_timeout(TIMEOUT_MS)
                 shoot(page, url, game, options, moves, first, args.out / f"play_{game}.png")

@@ -263,6 +263,20 @@ FONT_PX = (
 )
 
 
+SWATCH_CONTRAST = (  # each legend swatch with a mark: |luma(mark colour) - luma(fill)|
+    "() => [...document.querySelectorAll('#legend .swatch')].filter((e) => e.textContent)"
+    ".map((e) => { const s = getComputedStyle(e);"
+    " const luma = (c) => { const [r, g, b] = c.match(/[0-9.]+/g).map(Number);"
+    " return 0.299 * r + 0.587 * g + 0.114 * b; };"
+    " const fill = s.backgroundColor.startsWith('rgba(0, 0, 0, 0)') ? 'rgb(255,255,255)'"
+    " : s.backgroundColor;"
+    " return [e.textContent, Math.abs(luma(s.color) - luma(fill))]; })"
+)
+MIN_SWATCH_CONTRAST = 90
+"""Luma difference (0-255) between a legend mark and its swatch: white marks on pale
+fills (a Crusaders tile, a wheel wedge) were about 15."""
+
+
 def _font_sizes(page, selector: str) -> list[float]:
     sizes = page.evaluate(FONT_PX, selector)
     assert sizes, f"nothing matches {selector}"
@@ -403,15 +417,17 @@ READABLE_PX = 12
 
 @pytest.mark.parametrize("name", list(LEGEND_WORD))
 def test_every_mode_has_a_visible_legend_and_readable_text(page, url, name):
-    """Each mode: a visible legend under the board naming its marks, every legend, status,
-    button and history text at 12 px or more, and the picture not shrunk below its pixels
-    (its drawn labels keep their size)."""
+    """Each mode: a visible legend under the board naming its marks, each mark legible on
+    its swatch, every legend, status, button and history text at 12 px or more, and the
+    picture not shrunk below its pixels (its drawn labels keep their size)."""
     options = {"deus_lo_vult": "rounds=1", "deus_lo_vult_campaign": "battles=1"}.get(name, "")
     _new_game(page, url[0], name, options, seats=("human", "heuristic"))
     page.wait_for_selector(".action")
     page.wait_for_function("document.getElementById('board').complete")
     assert page.is_visible("#legend") and page.locator("#legend li").count() >= 5
     assert LEGEND_WORD[name] in page.inner_text("#legend")
+    faint = [(m, c) for m, c in page.evaluate(SWATCH_CONTRAST) if c < MIN_SWATCH_CONTRAST]
+    assert not faint, faint
     for selector in ("#legend li span", "#legend h2", "#status", ".legal button"):
         assert min(_font_sizes(page, selector)) >= READABLE_PX, selector
     _click_and_wait(page, ".action")

@@ -79,6 +79,5 @@ def crusaders_click(game: Game, x: int, y: int) -> str | None:
     from crusadegym.core.crusaders import tables as T
     from crusadegym.envs import render_crusaders as R
 
-    centres = {r: R._centre(r) for r in range(T.N_REGIONS)}
-    r = _nearest(centres, x, y, R.HEX)
+    r = _nearest(R.hex_centres(game), x, y, R.HEX)
     return None if r is None else "region " + T.REGION_NAMES[r]

@@ -151,12 +151,12 @@ def _crusaders_legend(game: Game) -> list[dict]:
         ),
         _item("grey hex: off the board in this game", fill=R.OFF_BOARD),
         _item(
-            "red pole at a hex's top right: a flag (enemy space)",
+            "red pole right of a hex's name: a flag (enemy space)",
             fill=R.LAND,
             ring=R.FLAG,
             mark="|",
         ),
-        _item("* at a hex's top right: a starting region", fill=R.LAND, mark="*"),
+        _item("* left of a hex's name: a starting region", fill=R.LAND, mark="*"),
         *(
             _item(
                 f"enemy disc: {T.ENEMY_LETTERS[k]} {name}",

@@ -96,9 +96,10 @@ REPLAY_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,120}\.json$")
 SUGGESTED_AGENTS = ("random", "heuristic", "mcts", "pretrained")
 DEFAULT_GAME = "deus_lo_vult"
 """The game the page offers first (the README's first ``crusadegym play``)."""
-BOARD_SCALE = {"crusaders": 1.5}
+BOARD_SCALE: dict[str, float] = {}
 """How much larger than its pixels the page draws a picture whose drawer writes labels in
-the 11 px default font (Deus draws its own at 16 px and needs none)."""
+the 11 px default font (a registered game's; the suite's drawers write theirs at 16 px
+and need none)."""
 
 # -- the bounds of a request (see the module docstring) --------------------------------------
 MAX_MCTS_ITERATIONS = 20_000

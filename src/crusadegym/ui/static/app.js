@@ -159,6 +159,12 @@ function showPicture(img, empty, v) {
   empty.hidden = true;
 }
 
+// A "#rrggbb" fill light enough that a mark on it must be dark to be read.
+function isLight(fill) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(fill.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 160;
+}
+
 // Every mark of the picture explained (v.legend), then the text board's legend.
 function fillLegend(box, v) {
   box.innerHTML = "";
@@ -169,7 +175,7 @@ function fillLegend(box, v) {
       const li = el("li");
       const sw = el("span", "swatch", item.mark || "");
       if (item.fill) sw.style.background = item.fill;
-      else sw.classList.add("plain");
+      if (!item.fill || isLight(item.fill)) sw.classList.add("plain");
       if (item.ring) sw.style.borderColor = item.ring;
       li.appendChild(sw);
       li.appendChild(el("span", "", item.text));
