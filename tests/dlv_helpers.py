@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from crusadegym.agents.base import select_action
-from crusadegym.agents.heuristics import HeuristicAgent
+from crusadegym.agents.heuristic_agent import HeuristicAgent
 from crusadegym.core import Game, make_game
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T

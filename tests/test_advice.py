@@ -18,7 +18,8 @@ from crusadegym.agents.advice import (  # noqa: E402
     policy_input,
 )
 from crusadegym.agents.arena import play_game  # noqa: E402
-from crusadegym.agents.heuristics import HeuristicAgent, action_values, get_heuristic  # noqa: E402
+from crusadegym.agents.heuristic_agent import HeuristicAgent
+from crusadegym.agents.heuristics import action_values, get_heuristic  # noqa: E402
 from crusadegym.agents.neural import AdvisedPolicyAgent  # noqa: E402
 from crusadegym.core import make_game  # noqa: E402
 from crusadegym.training.checkpoint import load_model, save_checkpoint, sidecar_path  # noqa: E402

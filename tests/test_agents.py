@@ -412,15 +412,15 @@ def test_the_heuristic_respects_small_value_differences_and_draws_only_true_ties
     """Issue #36: a decided Campaign's moves differ by about 5e-7; a random jitter of 1e-6
     on the values made the leader wander until the turn cap. Only values within
     ``TIE_TOLERANCE`` of the best are a tie, and a tie is drawn with the agent's RNG."""
-    from crusadegym.agents.heuristics import agent as heuristic_agent
+    from crusadegym.agents.heuristics import lookahead, resolve_heuristic
 
     game, state = tiny_state(".........", 0)
     values = np.full(game.num_actions, -np.inf)
     values[[1, 4, 7]] = [0.5, 0.5 + 5e-7, 0.5 + 5e-7]
-    monkeypatch.setattr(heuristic_agent, "action_values", lambda *args: values.copy())
-    heuristic = heuristic_agent.resolve_heuristic(game)
+    monkeypatch.setattr(lookahead, "action_values", lambda *args: values.copy())
+    heuristic = resolve_heuristic(game)
     picks = {
-        heuristic_agent.greedy_action(game, state, heuristic, np.random.default_rng(seed))
+        lookahead.greedy_action(game, state, heuristic, np.random.default_rng(seed))
         for seed in range(200)
     }
     assert picks == {4, 7}

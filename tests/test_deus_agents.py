@@ -8,7 +8,8 @@ import pytest
 from deus_helpers import game
 from test_deus_hidden import _random_positions, resample_hidden
 
-from crusadegym.agents.heuristics import HeuristicAgent, get_heuristic
+from crusadegym.agents.heuristic_agent import HeuristicAgent
+from crusadegym.agents.heuristics import get_heuristic
 from crusadegym.agents.mcts import MCTSAgent
 from crusadegym.core.deus import layout as L
 

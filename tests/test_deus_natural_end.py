@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from deus_helpers import game, position
 
-from crusadegym.agents.heuristics import HeuristicAgent
+from crusadegym.agents.heuristic_agent import HeuristicAgent
 from crusadegym.agents.heuristics.deus import seat_material, turns_left
 from crusadegym.core.deus import layout as L
 from crusadegym.core.deus.board import all_villages_attacked

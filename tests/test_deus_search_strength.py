@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from deus_helpers import game
 
-from crusadegym.agents.heuristics import HeuristicAgent
+from crusadegym.agents.heuristic_agent import HeuristicAgent
 from crusadegym.agents.heuristics.deus import (
     _complete_turn,
     best_turn,

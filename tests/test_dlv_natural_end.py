@@ -16,7 +16,8 @@ import pytest
 from dlv_helpers import at, greedy, position
 
 from crusadegym.agents.base import select_action
-from crusadegym.agents.heuristics import HeuristicAgent, greedy_action, resolve_heuristic
+from crusadegym.agents.heuristic_agent import HeuristicAgent
+from crusadegym.agents.heuristics import greedy_action, resolve_heuristic
 from crusadegym.agents.mcts import MCTSAgent
 from crusadegym.core import make_game
 from crusadegym.core.deus_lo_vult import layout as L

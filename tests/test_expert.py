@@ -15,7 +15,7 @@ import pytest
 from crusadegym.agents.arena import run_arena
 from crusadegym.agents.expert import ExpertAgent
 from crusadegym.agents.gumbel_search import GumbelSearch, considered_visits
-from crusadegym.agents.heuristics import HeuristicAgent
+from crusadegym.agents.heuristic_agent import HeuristicAgent
 from crusadegym.agents.network import ILLEGAL_LOGIT, PolicyValueNet
 from crusadegym.core import Game, make_game
 from crusadegym.errors import UserError

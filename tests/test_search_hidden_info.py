@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import crusadegym.agents.mcts as mcts
-from crusadegym.agents.heuristics import HeuristicAgent
+from crusadegym.agents.heuristic_agent import HeuristicAgent
 from crusadegym.agents.mcts import MCTSAgent, determinized_roots
 from crusadegym.agents.tree_search import CompiledTree
 from crusadegym.core import Game, make_game

@@ -15,7 +15,8 @@ import pytest
 from dlv_helpers import random_positions
 from tinygame import tiny_state
 
-from crusadegym.agents.heuristics import HeuristicAgent, get_heuristic, value_kernel
+from crusadegym.agents.heuristic_agent import HeuristicAgent
+from crusadegym.agents.heuristics import get_heuristic, value_kernel
 from crusadegym.agents.mcts import MCTSAgent, MCTSConfig, determinized_roots
 from crusadegym.agents.tree_search import (
     E_ACTION,

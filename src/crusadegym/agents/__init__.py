@@ -12,7 +12,8 @@
 """
 
 from .base import Agent, select_action, uses_state
-from .heuristics import HeuristicAgent, get_heuristic
+from .heuristic_agent import HeuristicAgent
+from .heuristics import get_heuristic
 from .mcts import MCTSAgent, MCTSConfig
 from .neural import AdvisedPolicyAgent, PolicyAgent, load_policy_agent
 from .random_agent import RandomAgent

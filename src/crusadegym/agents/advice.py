@@ -27,6 +27,8 @@ import numpy as np
 
 from crusadegym.core import Game
 
+from .heuristics import action_values, get_heuristic
+
 ADVICE_KINDS = ("none", "heuristic")
 """What a policy may get besides its observation (``--advice``)."""
 
@@ -66,8 +68,6 @@ def heuristic_advice(game: Game, state: np.ndarray, values: np.ndarray | None = 
     ``values``: the heuristic's :func:`~.heuristics.action_values` of ``state``, when the
     caller has them already (the lookahead is the costly part).
     """
-    from .heuristics import action_values, get_heuristic
-
     heuristic = get_heuristic(game.name)
     scale = float((heuristic.mcts_defaults or {}).get("scale", 1.0))
     if values is None:

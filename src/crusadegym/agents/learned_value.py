@@ -17,7 +17,7 @@ two forms (:data:`FORMS`):
 It is used the way the hand-written evaluation is: :meth:`LearnedValue.heuristic`
 returns a :class:`~crusadegym.agents.heuristics.Heuristic` whose ``value`` is the
 network, compiled with numba as a closure over its weights, so the greedy lookahead
-(:class:`~crusadegym.agents.heuristics.HeuristicAgent` priors) and the MCTS leaves
+(:class:`~crusadegym.agents.heuristic_agent.HeuristicAgent` priors) and the MCTS leaves
 (:class:`~crusadegym.agents.mcts.MCTSAgent`) call it at the same cost as the heuristic.
 In the arena: ``mcts:value=PATH.npz`` (and ``heuristic:value=PATH.npz``).
 
@@ -43,6 +43,7 @@ from numba.extending import intrinsic
 from crusadegym.errors import MissingFileError
 
 from .heuristics import Heuristic, get_heuristic
+from .pretrained import VALUE
 
 FORMS = ("mlp", "linear")
 
@@ -157,7 +158,7 @@ class LearnedValue:
         unchanged file gives the same object, so its kernel compiles once per process
         (the arena builds its agents afresh for every game)."""
         if str(path) == "pretrained":
-            from .pretrained import VALUE as path
+            path = VALUE
         return load_once(Path(path), _LOADED, cls._read)
 
     @classmethod

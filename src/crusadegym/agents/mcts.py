@@ -88,7 +88,9 @@ from .heuristics import (
     value_kernel,
 )
 from .kernels import bound_rollout, plain_ucb_index, prior_ucb_index
+from .learned_value import LearnedValue
 from .repetition import RepetitionGuard, untried
+from .select_prior import SelectPrior
 from .tree_search import CompiledTree, pooled_root_statistics
 
 ENGINES = ("auto", "compiled", "python")
@@ -275,14 +277,10 @@ class MCTSAgent(Agent):
         """A learned selection prior (``mcts:select_prior=PATH``, :mod:`.select_prior`):
         below the root, the second ply of a "select" is guessed until first expanded."""
         if select_prior is not None:
-            from .select_prior import SelectPrior
-
             self.select_prior = SelectPrior.load(select_prior)
         if value is not None:  # ``mcts:value=PATH.npz``: a learned evaluation
             if heuristic is not None:
                 raise ValueError("pass either a heuristic or value=PATH, not both")
-            from .learned_value import LearnedValue
-
             heuristic = LearnedValue.load(value).heuristic()
         self.heuristic = heuristic
         """The evaluation, priors and defaults to search with; ``None``: the game's own

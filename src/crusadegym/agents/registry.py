@@ -15,11 +15,11 @@ from collections.abc import Callable
 
 from .base import Agent
 from .expert import ExpertAgent
-from .heuristics import HeuristicAgent
+from .heuristic_agent import HeuristicAgent
 from .human import HumanAgent
 from .mcts import MCTSAgent
 from .options import parse_value
-from .pretrained import PretrainedAgent
+from .pretrained_agent import PretrainedAgent
 from .puct import PUCTAgent
 from .random_agent import RandomAgent
 

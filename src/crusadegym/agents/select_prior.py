@@ -33,6 +33,7 @@ import numpy as np
 from crusadegym.errors import MissingFileError
 
 from .learned_value import load_once, saved_meta
+from .pretrained import SELECT_PRIOR
 
 GAMES: dict[str, str] = {
     "deus_lo_vult": "crusadegym.agents.heuristics.deus_lo_vult_select",
@@ -85,7 +86,7 @@ class SelectPrior:
         ``"pretrained"`` names the one shipped with the package. The same unchanged file
         gives the same object, so its search compiles once per process."""
         if str(path) == "pretrained":
-            from .pretrained import SELECT_PRIOR as path
+            path = SELECT_PRIOR
         return load_once(Path(path), _LOADED, cls._read)
 
     @classmethod

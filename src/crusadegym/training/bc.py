@@ -86,7 +86,7 @@ def _labeller(game: Game, teacher: str, seed: int, soft: bool = True) -> Any:
     AlphaZero-style distillation fits, and more than one choice says per decision.
     """
     from crusadegym.agents.heuristics import get_heuristic
-    from crusadegym.agents.heuristics.agent import action_values
+    from crusadegym.agents.heuristics.lookahead import action_values
 
     agent = make_agent(teacher, seed)
     heuristic = None

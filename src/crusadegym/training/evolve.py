@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from crusadegym.agents.heuristics import Heuristic, get_heuristic
-from crusadegym.agents.heuristics.agent import greedy_action
+from crusadegym.agents.heuristics.lookahead import greedy_action
 from crusadegym.agents.learned_value import LearnedValue, feature_module
 from crusadegym.agents.options import parse_options
 from crusadegym.core import Game, make_game

@@ -322,7 +322,7 @@ class FastPPO:
         for j in np.flatnonzero(kinds == "random"):
             acts[j] = self.rng.choice(np.flatnonzero(masks[j]))
         if np.any(kinds == "heuristic"):
-            from crusadegym.agents.heuristics import HeuristicAgent
+            from crusadegym.agents.heuristic_agent import HeuristicAgent
 
             if self._heuristic is None:
                 self._heuristic = HeuristicAgent(seed=self.args.seed)

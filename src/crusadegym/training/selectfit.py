@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
+from crusadegym.agents.heuristic_agent import HeuristicAgent
 from crusadegym.agents.heuristics import Heuristic, extend_mask, resolve_heuristic, value_kernel
-from crusadegym.agents.heuristics.agent import HeuristicAgent
 from crusadegym.agents.kernels import bound_lookahead, read_selection
 from crusadegym.agents.options import parse_options
 from crusadegym.agents.select_prior import SelectPrior, feature_module

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from crusadegym.agents.heuristics import get_heuristic
-from crusadegym.agents.heuristics.agent import greedy_action
+from crusadegym.agents.heuristics.lookahead import greedy_action
 from crusadegym.agents.learned_value import LearnedValue, feature_module
 from crusadegym.agents.options import parse_options
 from crusadegym.core import make_game

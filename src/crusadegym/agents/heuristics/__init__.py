@@ -110,12 +110,11 @@ def describe_heuristics() -> dict[str, str]:
     return {name: get_heuristic(name).description for name in sorted(_MODULES)}
 
 
-from .agent import HeuristicAgent, action_values, greedy_action  # noqa: E402
+from .lookahead import action_values, greedy_action  # noqa: E402
 
 __all__ = [
     "GENERIC",
     "Heuristic",
-    "HeuristicAgent",
     "action_values",
     "describe_heuristics",
     "extend_mask",

@@ -19,15 +19,15 @@ Deus and Crusaders plays them alone (``pretrained:simulations=32`` searches with
 ``deus_lo_vult_select.npz`` is a selection prior (:mod:`crusadegym.agents.select_prior`)
 fitted for that value by ``python -m crusadegym.training.selectfit``:
 ``mcts:value=pretrained:select_prior=pretrained`` (compiled MCTS).
+
+This package only names the files (it imports no agent, so any agent module may look a
+file up here); :mod:`crusadegym.agents.pretrained_agent` plays them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from crusadegym.agents.base import Agent, select_action
-from crusadegym.agents.expert import ExpertAgent
 from crusadegym.errors import UserError
 
 PRETRAINED_DIR = Path(__file__).resolve().parent
@@ -66,48 +66,6 @@ def shipped_games() -> list[str]:
     """The games a ``pretrained`` agent is shipped for (a network or a checkpoint)."""
     games = set(expert_networks()) | {g for g, p in CHECKPOINTS.items() if p.is_file()}
     return sorted(games)
-
-
-class PretrainedAgent(Agent):
-    """The shipped agent of whichever game it is asked to play: the game's expert
-    network (:class:`~crusadegym.agents.expert.ExpertAgent`, numpy only) when one is
-    shipped, else its MaskablePPO checkpoint (needs the ``train`` extra). ``game``
-    loads that game's player now (errors early); ``deterministic`` is the checkpoint's
-    option, ``simulations`` the network's (:class:`~crusadegym.agents.expert.ExpertAgent`)."""
-
-    name = "pretrained"
-
-    def __init__(
-        self,
-        seed: int = 0,
-        game: str | None = None,
-        deterministic: bool = True,
-        simulations: int = 0,
-    ) -> None:
-        super().__init__(seed)
-        self.deterministic = deterministic
-        self.simulations = int(simulations)
-        self._players: dict[str, Agent] = {}
-        if game is not None:
-            self.player_for(game)
-
-    def player_for(self, game: str) -> Agent:
-        """The shipped player of ``game`` (loaded once); a one-line error if none."""
-        if game not in self._players:
-            network = expert_network_path(game)
-            if network is not None:
-                player: Agent = ExpertAgent(network, seed=self.seed, simulations=self.simulations)
-            else:
-                from crusadegym.agents.neural import load_policy_agent
-
-                player = load_policy_agent(
-                    pretrained_path(game), seed=self.seed, deterministic=self.deterministic
-                )
-            self._players[game] = player
-        return self._players[game]
-
-    def act_state(self, game: Any, state: Any) -> int:
-        return select_action(self.player_for(game.name), game, state)
 
 
 def check_pretrained_specs(specs: list[str], game: str) -> None:

@@ -1,4 +1,5 @@
-"""The heuristic agent: plays its game's registered strategy (see the package docstring)."""
+"""The greedy lookahead over a heuristic's evaluation: every action's value, and the best one
+(the policy of :class:`crusadegym.agents.heuristic_agent.HeuristicAgent`)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,8 @@ import numpy as np
 
 from crusadegym.core import Game
 
-from ..base import Agent
 from ..kernels import bound_lookahead
-from ..repetition import RepetitionGuard
-from . import Heuristic, extend_mask, resolve_heuristic, value_kernel
+from . import Heuristic, extend_mask, value_kernel
 
 TIE_TOLERANCE = 1e-12
 """Lookahead values this close to the best are a tie, broken by the agent's RNG. Far
@@ -51,33 +50,3 @@ def greedy_action(
     best = values[legal].max()
     ties = np.flatnonzero(legal & (values >= best - TIE_TOLERANCE))
     return int(ties[rng.integers(len(ties))]) if len(ties) > 1 else int(ties[0])
-
-
-class HeuristicAgent(Agent):
-    """Plays the heuristic registered for the game it is asked about."""
-
-    name = "heuristic"
-
-    def __init__(self, seed: int = 0, value: str | None = None) -> None:
-        super().__init__(seed)
-        self.heuristic: Heuristic | None = None
-        """``None``: the game's own; ``heuristic:value=PATH.npz``: a learned evaluation
-        (:mod:`crusadegym.agents.learned_value`) in the same greedy lookahead."""
-        if value is not None:
-            from ..learned_value import LearnedValue
-
-            self.heuristic = LearnedValue.load(value).heuristic()
-        self.repetition = RepetitionGuard()
-        """The moves played from each position of this game: never the same twice."""
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.repetition.reset()
-
-    def act_state(self, game: Game, state: np.ndarray) -> int:
-        heuristic = resolve_heuristic(game, self.heuristic)
-        if heuristic.choose is not None:
-            return int(heuristic.choose(game, state, self.rng))
-        tried = self.repetition.tried(game, state)
-        action = greedy_action(game, state, heuristic, self.rng, tried)
-        return self.repetition.record(game, state, action)

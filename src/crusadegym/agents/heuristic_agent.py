@@ -1,0 +1,42 @@
+"""The heuristic agent: plays its game's registered strategy (:mod:`.heuristics`) by the
+greedy lookahead (:mod:`.heuristics.lookahead`), never the same move twice from one
+position of a game (:mod:`.repetition`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crusadegym.core import Game
+
+from .base import Agent
+from .heuristics import Heuristic, greedy_action, resolve_heuristic
+from .learned_value import LearnedValue
+from .repetition import RepetitionGuard
+
+
+class HeuristicAgent(Agent):
+    """Plays the heuristic registered for the game it is asked about."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, value: str | None = None) -> None:
+        super().__init__(seed)
+        self.heuristic: Heuristic | None = None
+        """``None``: the game's own; ``heuristic:value=PATH.npz``: a learned evaluation
+        (:mod:`crusadegym.agents.learned_value`) in the same greedy lookahead."""
+        if value is not None:
+            self.heuristic = LearnedValue.load(value).heuristic()
+        self.repetition = RepetitionGuard()
+        """The moves played from each position of this game: never the same twice."""
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.repetition.reset()
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        heuristic = resolve_heuristic(game, self.heuristic)
+        if heuristic.choose is not None:
+            return int(heuristic.choose(game, state, self.rng))
+        tried = self.repetition.tried(game, state)
+        action = greedy_action(game, state, heuristic, self.rng, tried)
+        return self.repetition.record(game, state, action)
