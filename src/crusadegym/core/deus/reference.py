@@ -3,6 +3,9 @@
 Written from the rulebook, not from the kernels: legal placement regions of a building
 [R A.4], barbarian-village attacks [R "Attacking a Barbarian Village"], and the final
 score [R "End of Game and Scoring"]. Each reads a state array and returns plain values.
+The whole step (setup, legal actions, every action, scoring) has its own plain-Python
+reference, ``reference_game.py``, compared slot for slot with the engine by
+``differential.py``; these three stay as a second, independent reading of the rules.
 """
 
 from __future__ import annotations
