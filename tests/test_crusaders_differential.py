@@ -183,12 +183,6 @@ def test_chapel_iv_counts_a_wedge_with_the_giant_and_another_token():
     assert _play_both(*_giant_alone_at_the_end(giant_tokens=2)) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="found by the reference: the engine's Chapel IV counts a wedge holding the "
-    "giant token alone as 2 action tokens; the rulebook counts the giant as 2 only "
-    "'when resolving actions' (docs/rules/crusaders.md, 'Found by the reference')",
-)
 def test_chapel_iv_does_not_count_the_giant_alone_as_two_tokens():
     """[R "Female Order of the Band"]: "The giant token counts as 2 tokens when resolving
     actions"; [R "Expansion Building Types"]: Chapel IV "2 Influence per action wedge with

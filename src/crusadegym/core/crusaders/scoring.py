@@ -23,12 +23,12 @@ from .layout import (
     PL_NEND,
     PL_NTILES,
     PL_SCORE,
+    PL_TOK,
     PL_TROOPS,
     PL_UP,
     R_BLD_A,
     R_BLD_B,
 )
-from .wheel import wedge_value
 
 
 @jit
@@ -100,9 +100,9 @@ def endgame_points(state, params, p):
     if params[P_EXPANSION]:
         if gone[T.KEEP]:
             pts += troops
-        if gone[T.CHAPEL]:
-            for i in range(T.N_WEDGES):
-                if wedge_value(state, p, i) >= T.CHAPEL_IV_MIN_TOKENS:
+        if gone[T.CHAPEL]:  # action tokens, the giant one of them: the giant counts 2 only
+            for i in range(T.N_WEDGES):  # "when resolving actions" [R "Female Order ..."]
+                if state[b + PL_TOK + i] >= T.CHAPEL_IV_MIN_TOKENS:
                     pts += T.CHAPEL_IV_PER_WEDGE
         if gone[T.VAULT]:
             for i in range(T.N_WEDGES):
