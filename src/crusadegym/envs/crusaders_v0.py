@@ -1,8 +1,36 @@
 """Crusaders (+ Divine Influence) as a PettingZoo AEC env: ``env(**kwargs)`` and ``raw_env``.
 
+=================  =========================================================================
+import             ``from crusadegym.envs import crusaders_v0``
+game               ``crusaders`` (``make_game("crusaders", **options)``); ``expansion=False``:
+                   the base game
+ids                ``crusadegym/Crusaders-v0`` (Gymnasium, one learner seat),
+                   ``crusadegym/crusaders-v0`` (PettingZoo)
+agents             ``player_0`` .. ``player_{n-1}``, n = ``players``: 2 (default) to 4
+actions            ``Discrete(290)`` in every config
+observation        ``Box(0.0, 1.0, (2501,), float32)`` in every config: 35 regions x 56,
+                   4 seats x 124 (absent seats zero), then 45 scalars
+                   (``core/crusaders/observe.py``); a seat sees only what it may see
+legal-action mask  AEC: ``observe(agent)["action_mask"]``, int8[290], all zero but for the
+                   agent to move; Gymnasium: ``info["action_mask"]`` and
+                   ``env.action_masks()`` (bool, for MaskablePPO); vector: ``action_masks()``,
+                   [B, 290]. An illegal action loses the game (``illegal="loss"``, default)
+                   or raises (``illegal="raise"``)
+rewards            ``reward="result"`` (default): at the end, +1 to the seat with the most
+                   influence (a tie: the earlier in turn order), -1 to the others;
+                   ``reward="score"`` (AEC, Gymnasium): plus 0.02 x the change of the seat's
+                   influence lead each step; ``shaped_rewards=True`` (AEC): plus 0.01 x the
+                   change of that lead, which sums to zero over a game (``envs/shaping.py``)
+turn cap           ``max_turns=350`` turns a seat (default; 700 in all at 2 players): the
+                   game is scored as it stands and ``terminated`` (never ``truncated``),
+                   with ``info["turn_cap"]`` True (AEC: ``infos[agent]``)
+version history    v0 (unreleased). Changed within v0: the cap counts per seat (issue #36);
+                   ``reward="score"`` and ``shaped_rewards`` (issue #36)
+=================  =========================================================================
+
 The convention for every game: a module ``<game>_v<N>.py`` with these two functions,
 keyword arguments as :class:`~crusadegym.envs.aec.CrusadeAECEnv` (``render_mode``,
-``illegal``, ``shaped_rewards``, then the game's rule options)::
+``illegal``, ``shaped_rewards``, ``reward``, then the game's rule options)::
 
     from crusadegym.envs import crusaders_v0
     env = crusaders_v0.env(players=3, expansion=True)
