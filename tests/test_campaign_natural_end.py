@@ -40,3 +40,38 @@ def test_the_trailing_seat_secures_the_last_coin_whether_or_not_it_decides_the_c
     if campaign_ends:
         assert not game.is_truncated(state)
         assert np.array_equal(game.returns(state), [-1.0, 1.0])
+
+
+DRAWN_BY_THE_LAST_COIN = {
+    "a1": "0V", "b1": "0P*1", "c1": "R0", "f1": "sg", "a2": "0F", "c2": "0P", "a3": "R8",
+    "b3": "R6", "c3": "R5", "h3": "sc<", "b4": "sf>", "e4": "sgv", "l4": "sa<", "e5": "sev",
+    "h5": "sa<", "i6": "sgv", "e8": "sfv", "f8": "sn>", "j8": "sg<", "k8": "sn<", "l9": "sf<",
+    "k10": "1P", "l10": "1P", "b11": "sa>", "i11": "1A", "j11": "1P", "l11": "1K", "j12": "R3",
+    "k12": "R10", "l12": "R11",
+}  # fmt: skip
+"""Arena seed 0, game 1 (``kyivan``) at turn 5,001 of its third Battle: seat 0's Pilgrim on b1
+carries the Battle's last coin next to its camp centre (b2)."""
+DRAWN_CAMPAIGN_LINES = (
+    "campaign battle=2 glory=6,8,0,0 last_glory=2,6,0,0 carry=1,0,0,0 "
+    "last_score=11,30,0,0 knights=-1 tithe_first=-1 tithe_last=-1\n"
+    "campaign tithe_winner=-1 deed=-1,-1,-1,-1 deed_common=-1 deed_common_done=-1 "
+    "weather_card=2 weather_next=5 weather_size=8 weather_deals=2501\n"
+    "campaign weather_deck=2,2,2,1,2,1,1,1,0,0,0,0,0,0,0,0 latrine=1 cholera=0,1,0,0 "
+    "surgeon=1 rival_refugees=3 field_under=-1,-1,-1,-1,-1,-1,-1,-1 "
+    "field_cell=-1,-1,-1,-1,-1,-1,-1,-1\n"
+)
+
+
+def test_a_seat_whose_last_coin_only_levels_the_glory_secures_it():
+    """Last round of the last Battle, 22 coins to 13, Glory 6 to 8 (with the Refugees Welcome!
+    exchange and the carried coins): securing the last coin ends the Campaign level on
+    Glory, a draw (``campaign_returns``: every seat level gives 0). The seat's undecided
+    value was above a draw's 0, so it held the coin for 2,000 turns until the cap; a seat
+    whose best is a draw cannot win, and ending the Campaign is now no worse than holding."""
+    game, state = position(DRAWN_BY_THE_LAST_COIN,
+                           "seat=0 ap=7 phase=army score=22,13 left=1 "
+                           "purgatory=sa,sm,sm,sf,1P,sc,0F,1V,1A",
+                           DRAWN_CAMPAIGN_LINES, preset="kyivan")  # fmt: skip
+    assert greedy(game, state, 2) == ["cell b1", "give S"]
+    assert game.is_terminal(state) and not game.is_truncated(state)
+    assert np.array_equal(game.returns(state), [0.0, 0.0])

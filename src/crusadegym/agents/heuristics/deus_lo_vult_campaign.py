@@ -99,7 +99,12 @@ def campaign_decided(state, params, material, full, out):
     last seat in the race just under +1). So a seat that has lost secures the Battle's
     last coin rather than hold it until the turn cap (issue #36: Campaign self-play,
     seed 4012, third Battle: the trailing seat held the last coin one step from its camp
-    centre for 3,000 turns). A Battle after which the Campaign goes on decides nothing."""
+    centre for 3,000 turns). A seat whose best is a draw (every seat level on Glory:
+    ``campaign_returns`` gives 0) cannot win either: otherwise a seat whose last coin
+    would only level the Glory held it forever, its undecided value above a draw's 0
+    (7 December, arena seed 0, game 1: 22 coins to 13 in the third Battle, Glory 6 to 8,
+    the carrier next to its camp centre for 2,000 turns). A Battle after which the
+    Campaign goes on decides nothing."""
     if state[L.ROUND] != params[P_ROUNDS] - 1:
         return
     players = params[P_PLAYERS]
@@ -111,11 +116,13 @@ def campaign_decided(state, params, material, full, out):
         trial[C_BATTLE] += 1
         if not campaign_done(trial, params):
             return
-        top = -1
+        top, all_tied = -1, True
         for r in range(players):
             if r != q:
                 top = max(top, trial[C_GLORY + r])
-        lost[q] = 1 if trial[C_GLORY + q] < top else 0
+            all_tied = all_tied and trial[C_GLORY + r] == trial[C_GLORY + q]
+        # q cannot win: below the top, or level with every seat (a draw, campaign_returns)
+        lost[q] = 1 if trial[C_GLORY + q] < top or all_tied else 0
     duel.score_decided(lost, players, material, full, out)
 
 
