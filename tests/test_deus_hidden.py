@@ -1,8 +1,9 @@
 """Hidden information in Deus: an observation holds only what its seat can see, and
 determinization resamples exactly the rest.
 
-Hidden from a seat [R]: rivals' hands, the deck order, cards hidden under an offering,
-rivals' VP ("do not show them!"). The tests resample all of that in plain Python (not
+Hidden from a seat [R]: rivals' hands, the deck order, cards hidden under an offering.
+(Every seat's VP are public: the tokens are hidden, "do not show them!", but every VP
+change is a public event; docs/rules/deus.md.) The tests resample all of that in plain Python (not
 with the kernel under test) and check the seat's observation is bit-identical; a control
 shows the same comparison does see a change of something visible.
 """
@@ -38,7 +39,8 @@ def resample_hidden(
     vp_and_dice: bool = True,
 ) -> np.ndarray:
     """Plain Python: shuffle every card ``seat`` does not know among the places those cards
-    occupy (each place keeps who knows it), re-randomise rivals' VP and the RNG."""
+    occupy (each place keeps who knows it), and re-randomise the RNG. (Every seat's VP are
+    public: a seat that remembers the game knows them; docs/rules/deus.md.)"""
     s = state.copy()
     unseen = [
         c
@@ -63,9 +65,6 @@ def resample_hidden(
         elif loc == L.LOC_DISCARD:
             s[L.DISC + idx] = c
     if vp_and_dice:
-        for p in range(players):
-            if p != seat:
-                s[L.player(p) + L.VP] = rng.integers(0, 60)
         s[L.RNG : L.RNG + 2] = rng.integers(1, 2**31, size=2)
     return s
 
@@ -91,7 +90,7 @@ def test_resampling_what_a_seat_cannot_see_leaves_its_observation_identical(play
 @pytest.mark.parametrize("players", [2, 4])
 def test_visible_changes_do_change_the_observation(players):
     """Control: the comparison above would catch a leak -- a change of the seat's own
-    hand, its VP, or a rival's gold shows in its observation."""
+    hand, its VP, a rival's VP or a rival's gold shows in its observation."""
     g = game(players=players)
     s = g.new_state(1)
     for seat in range(players):
@@ -102,6 +101,9 @@ def test_visible_changes_do_change_the_observation(players):
         gold = s.copy()
         gold[L.player((seat + 1) % players) + L.GOLD] += 1
         assert not np.array_equal(g.observe(gold, seat), obs)
+        theirs = s.copy()
+        theirs[L.player((seat + 1) % players) + L.VP] += 1
+        assert not np.array_equal(g.observe(theirs, seat), obs)
         hand = s.copy()  # swap one of my cards with a deck card of another design
         c = int(np.flatnonzero(s[L.CARD_LOC : L.CARD_LOC + T.N_CARDS] == L.LOC_HAND0 + seat)[0])
         deck = s[L.DECK : L.DECK + s[L.DECK_N]]

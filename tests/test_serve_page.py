@@ -85,7 +85,8 @@ def test_deus_cards_show_cost_and_effect_and_the_table_is_text(url):
     you, rival, table = v["panel"]
     assert you["title"].startswith("seat 0 (you): gold") and len(you["cards"]) >= 1
     assert all(" cost " in c for c in you["cards"])
-    assert rival["cards"] == [] and "VP ?" in rival["title"]  # hidden stays hidden
+    assert rival["cards"] == [] and "VP ?" not in rival["title"]  # the hand stays hidden;
+    # VP are public (docs/rules/deus.md, "Hidden information")
     assert any(line.startswith("general supply") for line in table["lines"])
     # the picture is the map only (its panel is the text above), shown at its own pixels
     png = Image.open(io.BytesIO(base64.b64decode(v["board_png"].split(",", 1)[1])))

@@ -15,6 +15,7 @@ from crusadegym.agents.human import HumanAgent, legend, text_board
 from crusadegym.agents.match import play_session
 from crusadegym.agents.narrate import changes, narrate_action
 from crusadegym.core import get_spec, make_game
+from crusadegym.core.deus import layout as L
 
 GAMES = ["deus_lo_vult", "deus_lo_vult_campaign", "deus", "crusaders"]
 
@@ -87,17 +88,23 @@ def test_narration_of_a_deploy_and_of_a_kill():
     assert found >= 2
 
 
-def test_narration_names_no_rival_vp_in_deus():
+def test_narration_names_every_seats_vp_changes_in_deus():
+    """Every VP change is a public event, so the narration names a rival's too
+    (docs/rules/deus.md, "Hidden information"); a rival's hand stays unnamed."""
     game = make_game("deus", players=2)
     rng = np.random.default_rng(1)
     state = game.new_state(1)
-    for _ in range(300):
+    rival_vp = 0
+    for _ in range(2000):
         if game.is_terminal(state):
             break
         before = state.copy()
         game.step(state, int(rng.choice(game.legal_actions(state))))
-        for item in changes(game, before, state, 0):
-            assert "seat 1 VP" not in item
+        changed = before[L.player(1) + L.VP] != state[L.player(1) + L.VP]
+        items = changes(game, before, state, 0)
+        assert any("seat 1 VP" in item for item in items) == bool(changed)
+        rival_vp += int(changed)
+    assert rival_vp > 0
 
 
 def test_human_sees_the_legend_once_and_the_opponents_outcomes():

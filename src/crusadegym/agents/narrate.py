@@ -176,10 +176,9 @@ def _deus(game: Game, a: np.ndarray, b: np.ndarray, viewer: int | None) -> list[
         rb = b[base + L.RES : base + L.RES + 4]
         if (ra != rb).any():
             out.append(f"seat {p} resources {','.join(map(str, ra))}->{','.join(map(str, rb))}")
-        if viewer is None or viewer == p:  # rivals' VP are hidden
-            va, vb = int(a[base + L.VP]), int(b[base + L.VP])
-            if va != vb:
-                out.append(f"seat {p} VP {va}->{vb}")
+        va, vb = int(a[base + L.VP]), int(b[base + L.VP])  # public (core/deus/observe.py)
+        if va != vb:
+            out.append(f"seat {p} VP {va}->{vb}")
         for colour in range(T.N_COLOURS):
             na, nb = int(a[L.col_n(p, colour)]), int(b[L.col_n(p, colour)])
             if nb > na:

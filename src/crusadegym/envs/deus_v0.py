@@ -26,7 +26,8 @@ turn cap           ``max_turns=250`` turns a seat (default; 500 in all at 2 play
                    with ``info["turn_cap"]`` True (AEC: ``infos[agent]``)
 version history    v0 (unreleased). Changed within v0: the cap counts per seat (issue #36);
                    ``reward="score"`` and ``shaped_rewards`` (issue #36); 208 actions and
-                   the observation's 1707, since Minerva's extra draw is a choice (issue #38)
+                   the observation's 1707, since Minerva's extra draw is a choice (issue #38);
+                   every seat's VP in the observation, a public tally (issue #38)
 =================  =========================================================================
 
 The convention for every game: a module ``<game>_v<N>.py`` with these two functions,

@@ -78,7 +78,7 @@ def _hexagon(cx: float, cy: float) -> list[tuple[float, float]]:
 
 
 def draw(game: Game, state: np.ndarray, seat: int | None = None) -> Image.Image:
-    """With ``seat``, only what that seat may see: rivals' VP are drawn as ?."""
+    """With ``seat``, only what that seat may see (every seat's VP are public)."""
 
     players = int(game.params[P_PLAYERS])
     centres = hex_centres(game)
@@ -130,7 +130,7 @@ def _draw_panel(d: ImageDraw.ImageDraw, font, state, players: int, seat, x0: int
         pb = L.player(p)
         d.rectangle((x0, y + 2, x0 + 14, y + 16), fill=SEAT_COLOURS[p], outline=INK)
         res = " ".join(f"{T.RESOURCE_NAMES[k]} {int(state[pb + L.RES + k])}" for k in range(4))
-        vp = str(int(state[pb + L.VP])) if seat is None or seat == p else "?"
+        vp = str(int(state[pb + L.VP]))  # public: every VP change is (core/deus/observe.py)
         board = " ".join(
             f"{T.TYPE_NAMES[t][:3]} {int(state[pb + L.ON_BOARD + t])}" for t in range(T.N_TYPES)
         )

@@ -236,7 +236,7 @@ def deus_panel(game: Game, state: np.ndarray, viewer: int | None) -> list[dict]:
     out = []
     for p in range(game.num_players):
         pb = L.player(p)
-        vp = str(int(state[pb + L.VP])) if viewer is None or viewer == p else "?"
+        vp = str(int(state[pb + L.VP]))  # public: every VP change is (core/deus/observe.py)
         res = ", ".join(f"{T.RESOURCE_NAMES[k]} {int(state[pb + L.RES + k])}" for k in range(4))
         left = ", ".join(
             f"{T.TYPE_NAMES[t]} {int(state[pb + L.ON_BOARD + t])}" for t in range(T.N_TYPES)

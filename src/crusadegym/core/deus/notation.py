@@ -173,7 +173,7 @@ def _apply(state, params, players, head, args) -> None:
 
 
 def format_position(state: np.ndarray, params: np.ndarray, seat: int | None = None) -> str:
-    """The table as text; with ``seat``, only what that seat sees (others' hands and VP as ?)."""
+    """The table as text; with ``seat``, only what that seat sees (others' hands as counts)."""
     players = int(params[P_PLAYERS])
     on = params[P_ON_BOARD : P_ON_BOARD + T.N_REGIONS] != 0
     lines = [
@@ -202,7 +202,7 @@ def format_position(state: np.ndarray, params: np.ndarray, seat: int | None = No
         lines.append("  " + " ".join(cells))
     for p in range(players):
         pb = L.player(p)
-        vp = str(int(state[pb + L.VP])) if seat is None or seat == p else "?"
+        vp = str(int(state[pb + L.VP]))  # public: every VP change is (observe.py)
         res = ",".join(str(int(x)) for x in state[pb + L.RES : pb + L.RES + 4])
         board = "".join(str(int(x)) for x in state[pb + L.ON_BOARD : pb + L.ON_BOARD + 5])
         lines.append(
@@ -236,7 +236,7 @@ def format_position(state: np.ndarray, params: np.ndarray, seat: int | None = No
 
 
 def format_view(state: np.ndarray, params: np.ndarray, seat: int) -> str:
-    """The table as ``seat`` may see it: rivals' hands as counts, their VP as ?, deck a count."""
+    """The table as ``seat`` may see it: rivals' hands as counts, the deck a count."""
     return format_position(state, params, seat)
 
 

@@ -3,9 +3,16 @@
 Visible to every seat [R]: the board (terrain, pieces, temples, village VP), every
 player's gold, resources, pieces on the player board and in the personal supply, hand
 size and columns (cards in play are face up), the general supply, the top card of the
-discard pile, the pile sizes, the card being built or topping an offering. Visible only
-to the seat itself: its hand and its VP ("5 VPs (do not show them!)"). Never visible:
-rivals' hands, rivals' VP, the deck order, the cards hidden under an offering.
+discard pile, the pile sizes, the card being built or topping an offering, and every
+player's VP total (below). Visible only to the seat itself: its hand. Never visible:
+rivals' hands, the deck order, the cards hidden under an offering.
+
+VP: the rulebook hides the tokens ("5 VPs (do not show them!)"), not the events; every VP
+change is public (a Vesta offering, a card effect, a village attacked, the escape), so a
+seat that remembers the game knows every total. Every view (this observation, the text
+and picture views, the narration) is that seat's, the same information model as
+``cards.determinize``, which keeps every VP, and the search and heuristic that read its
+roots (issue #38: until 7 December the views hid rivals' VP while the search read them).
 
 Seats are relative to the viewer (0 = me, 1 = next to play after me, ...). Layout:
 ``N_REGIONS`` blocks of ``REGION_FEATURES``, then ``MAX_PLAYERS`` blocks of
@@ -152,8 +159,7 @@ def observe(state, params, seat, out):
         pb = player(p)
         out[o + SF_PRESENT] = 1.0
         out[o + SF_GOLD] = _clip01(state[pb + GOLD] / GOLD_SCALE)
-        if p == seat:  # rivals' VP are hidden [R setup 5]
-            out[o + SF_VP] = _clip01(state[pb + VP] / VP_SCALE)
+        out[o + SF_VP] = _clip01(state[pb + VP] / VP_SCALE)  # every seat's: a public tally
         for k in range(T.N_RESOURCES):
             out[o + SF_RES + k] = _clip01(state[pb + RES + k] / RES_SCALE)
         for t in range(T.N_TYPES):
