@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..reference_dice import Dice as GameDice
 from . import actions as A
 from . import layout as L
 from . import tables as T
@@ -59,62 +60,12 @@ State = list[int]
 NO_BUILDING = NO_TILE = NO_ENEMY = NO_OWNER = NO_KNIGHT = -1
 FULL_BOARD_ROW = (1 << T.N_LEVELS) - 1  # levels I-IV of one building type on the board
 
-# -- the dice: core/rng.py re-implemented ---------------------------------------------
 
-MASK32 = (1 << 32) - 1
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-XORSHIFT_MULT = 0x2545F4914F6CDD1D
+class Dice(GameDice):
+    """The game's dice (``core/reference_dice.py``) in this game's ``RNG`` slots."""
 
-
-def splitmix64(x: int) -> int:
-    """One splitmix64 scramble (Steele, Lea, Flood 2014) of a 64-bit integer."""
-    z = (x + GOLDEN) & MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
-
-
-def to_int32(u: int) -> int:
-    """The signed 32-bit integer with the bits of ``u`` (how the state stores a word)."""
-    u &= MASK32
-    return u - (1 << 32) if u >= 1 << 31 else u
-
-
-class Dice:
-    """The game's xorshift64* generator (Vigna 2016), kept in the state's two RNG slots
-    (low word first), exactly as ``core/rng.py`` keeps it."""
-
-    def __init__(self, s: State):
-        self.s = s
-
-    def _load(self) -> int:
-        return (self.s[L.RNG] & MASK32) | ((self.s[L.RNG + 1] & MASK32) << 32)
-
-    def _store(self, x: int) -> None:
-        self.s[L.RNG], self.s[L.RNG + 1] = to_int32(x), to_int32(x >> 32)
-
-    def seed(self, seed: int) -> None:
-        x = splitmix64(seed & MASK64)
-        self._store(x if x else GOLDEN)
-
-    def next_u64(self) -> int:
-        x = self._load()
-        x ^= x >> 12
-        x ^= (x << 25) & MASK64
-        x ^= x >> 27
-        self._store(x)
-        return (x * XORSHIFT_MULT) & MASK64
-
-    def below(self, n: int) -> int:
-        """A uniform integer in [0, n) from the high 32 bits (Lemire's method)."""
-        return ((self.next_u64() >> 32) * n) >> 32
-
-    def shuffle(self, items: list[int]) -> None:
-        """Fisher-Yates, from the last item down, in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
+    def __init__(self, state) -> None:
+        super().__init__(state, L.RNG)
 
 
 # -- naming the slots -------------------------------------------------------------------

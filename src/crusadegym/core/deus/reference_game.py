@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..reference_dice import Dice as GameDice
 from . import actions as A
 from . import layout as L
 from . import tables as T
@@ -48,60 +49,13 @@ from .config import (
     TIE_LEFTOVERS,
 )
 
+
 # ------------------------------------------------------------------ the dice (core/rng.py)
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-XORSHIFT_MULT = 0x2545F4914F6CDD1D
+class Dice(GameDice):
+    """The game's dice (``core/reference_dice.py``) in this game's ``RNG`` slots."""
 
-
-def _int32(x: int) -> int:
-    """An unsigned 32-bit word as the int32 the state stores."""
-    return x - (1 << 32) if x >= 1 << 31 else x
-
-
-def splitmix64(x: int) -> int:
-    """One splitmix64 scramble of a 64-bit word (turns any seed into a good state)."""
-    z = (x + GOLDEN) & MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
-
-
-class Dice:
-    """The xorshift64* generator whose 64-bit state lives in slots ``RNG``, ``RNG + 1``
-    of the state (low word first), exactly as ``core/rng.py`` keeps it."""
-
-    def __init__(self, s: list[int]):
-        self.s = s
-
-    def _load(self) -> int:
-        return (self.s[L.RNG] & 0xFFFFFFFF) | ((self.s[L.RNG + 1] & 0xFFFFFFFF) << 32)
-
-    def _store(self, x: int) -> None:
-        self.s[L.RNG] = _int32(x & 0xFFFFFFFF)
-        self.s[L.RNG + 1] = _int32(x >> 32)
-
-    def seed(self, seed: int) -> None:
-        x = splitmix64(seed & MASK64)
-        self._store(x if x else GOLDEN)
-
-    def next_u64(self) -> int:
-        x = self._load()
-        x ^= x >> 12
-        x ^= (x << 25) & MASK64
-        x ^= x >> 27
-        self._store(x)
-        return (x * XORSHIFT_MULT) & MASK64
-
-    def randint(self, n: int) -> int:
-        """Uniform in [0, n): the high 32 bits, scaled (Lemire)."""
-        return ((self.next_u64() >> 32) * n) >> 32
-
-    def shuffle(self, items: list[int]) -> None:
-        """Fisher-Yates, from the last item down, in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.randint(i + 1)
-            items[i], items[j] = items[j], items[i]
+    def __init__(self, state) -> None:
+        super().__init__(state, L.RNG)
 
 
 # ------------------------------------------------------------------ the data, as lists
@@ -275,8 +229,8 @@ class Reference:
         for r in range(T.N_REGIONS):
             s[L.TERRAIN + r] = -1
         for slot in range(self.tiles):
-            face = TILE_FACES[2 * order[slot] + dice.randint(2)]
-            turn = dice.randint(6)
+            face = TILE_FACES[2 * order[slot] + dice.below(2)]
+            turn = dice.below(6)
             centre = slot * T.REGIONS_PER_TILE
             s[L.TERRAIN + centre] = face[0]
             for k in range(6):
