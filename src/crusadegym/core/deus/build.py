@@ -31,6 +31,7 @@ from .layout import (
     ON_BOARD,
     OWNER,
     PAY,
+    PAY_GOLD,
     PIECES,
     RES,
     SUPPLY,
@@ -101,16 +102,21 @@ def escape_ok(state, params, seat, r, ptype):
     )
 
 
+PLACE_NO, PLACE_NORMAL, PLACE_ESCAPE = 0, 1, 2
+"""What :func:`placement_kind` finds: no placement, a normal one, or the escape [R Build
+"escape": it costs 3 VP]."""
+
+
 @jit
 def placement_kind(state, params, seat, r, ptype, spacing, normal_exists):
     """PLACE_NORMAL, PLACE_ESCAPE (costs 3 VP) or PLACE_NO for a ``ptype`` piece in r."""
     if normal_ok(state, params, seat, r, ptype, spacing):
-        return 1
+        return PLACE_NORMAL
     if (params[P_ESCAPE] == ESCAPE_ALWAYS or not normal_exists) and escape_ok(
         state, params, seat, r, ptype
     ):
-        return 2
-    return 0
+        return PLACE_ESCAPE
+    return PLACE_NO
 
 
 @jit
@@ -120,7 +126,7 @@ def any_placement(state, params, seat, ptype):
     if normal:
         return True
     for r in range(T.N_REGIONS):
-        if placement_kind(state, params, seat, r, ptype, spacing, normal) != 0:
+        if placement_kind(state, params, seat, r, ptype, spacing, normal) != PLACE_NO:
             return True
     return False
 
@@ -245,8 +251,8 @@ def settle_payment(state, params, seat):
     the first resource that could be paid either way (the seat decides).
     """
     pb = player(seat)
-    state[pb + GOLD] -= state[PAY + 4]
-    state[PAY + 4] = 0
+    state[pb + GOLD] -= state[PAY_GOLD]
+    state[PAY_GOLD] = 0
     while True:
         k, res_ok, gold_ok = pay_options(state, seat)
         if k < 0:

@@ -40,6 +40,7 @@ EFF_KIND, EFF_LEFT, EFF_A, EFF_B, EFF_C, EFF_SEL = 14, 15, 16, 17, 18, 19
 ACT_COLOUR, ACT_POS, TEMPLES_LEFT, DECK_N, DISC_N, MINERVA_EXTRA = 20, 21, 22, 23, 24, 25
 ESCAPED = 26  # 1 while the pending placement is the paid 3-VP escape
 PAY = 32  # [5] cost still to pay: wheat, wood, clay, stone, gold
+PAY_GOLD = PAY + 4  # the gold part of the cost still to pay
 SUPPLY = 40  # [4] resources in the general supply
 
 PLAYER = 48

@@ -492,8 +492,8 @@ class Reference:
         """Pay what leaves no choice; True once the cost is paid. A unit payable both ways
         is the seat's choice (option payment="resources_first": the resource)."""
         b = seat_block(seat)
-        s[b + L.GOLD] -= s[L.PAY + 4]
-        s[L.PAY + 4] = 0
+        s[b + L.GOLD] -= s[L.PAY_GOLD]
+        s[L.PAY_GOLD] = 0
         while True:
             k, by_resource, by_gold = self.next_unit(s, seat)
             if k < 0:

@@ -26,6 +26,8 @@ from .actions import (
 )
 from .board import all_villages_attacked
 from .build import (
+    PLACE_ESCAPE,
+    PLACE_NO,
     any_normal,
     can_build,
     first_spacing,
@@ -121,7 +123,7 @@ def legal_mask(state, params, out):
         spacing = first_spacing(state, params, seat, ptype)
         normal = any_normal(state, params, seat, ptype)
         for r in range(T.N_REGIONS):
-            if placement_kind(state, params, seat, r, ptype, spacing, normal) != 0:
+            if placement_kind(state, params, seat, r, ptype, spacing, normal) != PLACE_NO:
                 out[REGION0 + r] = 1
                 n += 1
     elif phase == PH_TEMPLE:
@@ -290,7 +292,7 @@ def step(state, params, action, rewards):
         normal = any_normal(state, params, seat, ptype)
         kind = placement_kind(state, params, seat, r, ptype, spacing, normal)
         state[PEND_REGION] = r
-        put_piece(state, params, seat, r, ptype, 1 if kind == 2 else 0)
+        put_piece(state, params, seat, r, ptype, 1 if kind == PLACE_ESCAPE else 0)
         _to_payment(state, params, seat)
     elif phase == PH_TEMPLE:
         state[PEND_REGION] = action - REGION0
