@@ -96,7 +96,21 @@ N_SCALARS = SC_DEALT + T.N_ORDERS
 SEATS0 = T.N_REGIONS * REGION_FEATURES
 SCALARS0 = SEATS0 + MAX_PLAYERS * SEAT_FEATURES
 OBS_SIZE = SCALARS0 + N_SCALARS
+# Divisors that bring counts into about [0, 1] (entries past 1 are clipped); the tables
+# give the rest (T.MAX_STRENGTH, T.MAX_X, T.EXPANSION_TROOPS, ...).
 SCORE_SCALE = 300.0
+BONUS_DISCOUNT_SCALE = 2.0  # the largest bonus-tile discount (T.BONUS_TILES[:, 1])
+INF_COST_SCALE = 7.0  # the dearest Influence tile (T.INF_TILES[:, 1])
+CAPTURED_SCALE = 11.0  # enemies of one type a seat has captured
+ONCE_SCALE = 5.0  # one-use action tokens of one action type
+PERM_SCALE = 2.0  # permanent action upgrades of one action type
+ACTION_BONUS_SCALE = 10.0  # an action's bonus from buildings and tiles
+END_TILES_SCALE = 2.0  # end-game Influence tiles held
+STRENGTH_SCALE = 30.0  # the strength of the action being resolved
+TRAVEL_SCALE = 30.0  # travel steps left
+TRACK_SCALE = 11.0  # a position on the end-game tracks
+RF_INF_COST = RF_INF + len(T.TILE_KIND_NAMES)  # the tile's cost / INF_COST_SCALE
+RF_INF_ACTION = RF_INF_COST + 1  # [N_ACTION_TYPES] the tile's action, one-hot
 
 
 @jit
@@ -129,13 +143,14 @@ def observe(state, params, seat, out):
                 out[f + MAX_PLAYERS + T.N_BUILDING_TYPES] = (bld_level(c) + 1) / T.N_LEVELS
         tile = state[R_BONUS + r]
         if tile >= 0:
-            out[o + RF_BONUS + T.BONUS_TILES[tile, 0]] = T.BONUS_TILES[tile, 1] / 2.0
+            discount = T.BONUS_TILES[tile, 1]
+            out[o + RF_BONUS + T.BONUS_TILES[tile, 0]] = discount / BONUS_DISCOUNT_SCALE
         t = state[R_INF + r]
         if t >= 0:
             out[o + RF_INF + T.INF_TILES[t, 0]] = 1.0
-            out[o + RF_INF + 5] = T.INF_TILES[t, 1] / 7.0
+            out[o + RF_INF_COST] = T.INF_TILES[t, 1] / INF_COST_SCALE
             if T.INF_TILES[t, 2] >= 0:
-                out[o + RF_INF + 6 + T.INF_TILES[t, 2]] = 1.0
+                out[o + RF_INF_ACTION + T.INF_TILES[t, 2]] = 1.0
         c = state[R_COAT + r]
         if c >= 0:
             out[o + RF_COAT + (c - seat) % players] = 1.0
@@ -157,30 +172,30 @@ def observe(state, params, seat, out):
             for lv in range(T.N_LEVELS):
                 out[o + SF_BOARD + T.N_LEVELS * t + lv] = (state[b + PL_BOARD + t] >> lv) & 1
         for k in range(T.N_ENEMY_TYPES):
-            out[o + SF_CAPT + k] = _clip(state[b + PL_CAPT + k] / 11.0)
+            out[o + SF_CAPT + k] = _clip(state[b + PL_CAPT + k] / CAPTURED_SCALE)
         for a in range(T.N_ACTION_TYPES):
-            out[o + SF_ONCE + a] = _clip(state[b + PL_ONCE + a] / 5.0)
-            out[o + SF_PERM + a] = _clip(state[b + PL_PERM + a] / 2.0)
-            out[o + SF_BONUS + a] = _clip(action_bonus(state, params, p, a) / 10.0)
+            out[o + SF_ONCE + a] = _clip(state[b + PL_ONCE + a] / ONCE_SCALE)
+            out[o + SF_PERM + a] = _clip(state[b + PL_PERM + a] / PERM_SCALE)
+            out[o + SF_BONUS + a] = _clip(action_bonus(state, params, p, a) / ACTION_BONUS_SCALE)
         out[o + SF_TILES] = state[b + PL_NTILES] / T.N_INF_TILES
-        out[o + SF_NEND] = state[b + PL_NEND] / 2.0
+        out[o + SF_NEND] = state[b + PL_NEND] / END_TILES_SCALE
         out[o + SF_COATS] = state[b + PL_COATS] / T.COATS_OF_ARMS
         if state[b + PL_ORDER] >= 0:
             out[o + SF_ORDER + state[b + PL_ORDER]] = 1.0
         for k in range(T.N_KNIGHTS):
             r = state[b + PL_KNIGHT + k]
             if r >= 0:
-                out[r * REGION_FEATURES + RF_KNIGHTS + rel] += 0.25
+                out[r * REGION_FEATURES + RF_KNIGHTS + rel] += 1.0 / T.N_KNIGHTS
     s = SCALARS0
     out[s + SC_PHASE + state[PHASE]] = 1.0
     if state[ACT] >= 0 and state[CUR] == seat:
         out[s + SC_ACT + state[ACT]] = 1.0
-    out[s + SC_STRENGTH] = _clip(state[STRENGTH] / 30.0)
-    out[s + SC_TRAVEL] = _clip(state[TRAVEL_LEFT] / 30.0)
+    out[s + SC_STRENGTH] = _clip(state[STRENGTH] / STRENGTH_SCALE)
+    out[s + SC_TRAVEL] = _clip(state[TRAVEL_LEFT] / TRAVEL_SCALE)
     out[s + SC_SUPPLY] = _clip(state[SUPPLY] / params[P_SUPPLY])
     out[s + SC_ENDING] = state[ENDING]
-    out[s + SC_TRACK] = state[TRACK] / 11.0
-    out[s + SC_TRACK + 1] = state[TRACK + 1] / 11.0
+    out[s + SC_TRACK] = state[TRACK] / TRACK_SCALE
+    out[s + SC_TRACK + 1] = state[TRACK + 1] / TRACK_SCALE
     out[s + SC_TURN] = _clip(state[TURN] / params[P_MAX_TURNS])  # share of the cap played
     for j in range(2):
         d = state[base(seat) + PL_DEALT + j]
