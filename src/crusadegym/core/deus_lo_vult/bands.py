@@ -17,7 +17,7 @@ from ..jit import inline_jit, jit
 from ..stack import stack_row
 from . import tables as T
 from .campaign.adjoin import add_commanded, commands, controller
-from .config import P_CHIVALROUS, P_PLAYERS, STAMPEDE_CHIVALROUS
+from .config import P_PLAYERS, P_STAMPEDE, STAMPEDE_CHIVALROUS
 from .layout import AP, BOARD, CUR
 from .pieces import (
     AMENITY_TOKEN0,
@@ -404,7 +404,7 @@ def placement_tramples(state, params, src, dst, t, before):
 
 @jit
 def chivalrous(params):
-    return params[P_CHIVALROUS] == STAMPEDE_CHIVALROUS
+    return params[P_STAMPEDE] == STAMPEDE_CHIVALROUS
 
 
 # ------------------------------------------------------------------ moves

@@ -55,7 +55,7 @@ NO_SARACEN_CAP = 0  # saracen_cap value meaning "no preset limit" [R]
 
 # params slots
 P_PLAYERS, P_DEPLOY, P_PRE_UNITS, P_PRE_POINTS, P_SARACEN_PLACE = 0, 1, 2, 3, 4
-P_CHIVALROUS, P_ROBBING, P_TIE, P_DBL_ADJ, P_DBL_SHIELD = 5, 6, 7, 8, 9
+P_STAMPEDE, P_ROBBING, P_TIE, P_DBL_ADJ, P_DBL_SHIELD = 5, 6, 7, 8, 9
 P_MAX_TURNS, P_ROUNDS, P_SARACEN_TARGETS, P_WEAKEN_COST, P_SARACEN_CAP, P_SECURE = (
     10,
     11,
@@ -168,7 +168,7 @@ def make_params(cfg: DuelConfig) -> np.ndarray:
     p[P_PRE_UNITS] = cfg.predeploy_units
     p[P_PRE_POINTS] = cfg.predeploy_points
     p[P_SARACEN_PLACE] = SARACEN_PLACEMENTS.index(cfg.saracen_placement)
-    p[P_CHIVALROUS] = STAMPEDES.index(cfg.stampede)
+    p[P_STAMPEDE] = STAMPEDES.index(cfg.stampede)
     p[P_ROBBING] = int(cfg.robbing)
     p[P_TIE] = TIE_RULES.index(cfg.tie_rule)
     p[P_DBL_ADJ] = int(cfg.double_arrow_adjacent)

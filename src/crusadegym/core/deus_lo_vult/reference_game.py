@@ -25,7 +25,6 @@ from .config import (
     DOUBLE_ARROW_SHIELD,
     P_CAMP_CENTRE,
     P_CAMP_OWNER,
-    P_CHIVALROUS,
     P_DBL_ADJ,
     P_DBL_SHIELD,
     P_DEPLOY,
@@ -42,6 +41,7 @@ from .config import (
     P_SARACEN_TARGETS,
     P_SEAT_FACING,
     P_SECURE,
+    P_STAMPEDE,
     P_TIE,
     P_WEAKEN_COST,
     SARACEN_PLACEMENTS,
@@ -192,7 +192,7 @@ class Reference:
         self.deployment = DEPLOYMENTS[p[P_DEPLOY]]
         self.pre_units, self.pre_points = p[P_PRE_UNITS], p[P_PRE_POINTS]
         self.tactical = SARACEN_PLACEMENTS[p[P_SARACEN_PLACE]] == "tactical"
-        self.chivalrous = STAMPEDES[p[P_CHIVALROUS]] == "chivalrous"
+        self.chivalrous = STAMPEDES[p[P_STAMPEDE]] == "chivalrous"
         self.robbing = bool(p[P_ROBBING])
         self.last_coin_wins = TIE_RULES[p[P_TIE]] == "last_coin"
         self.double_adjacent = bool(p[P_DBL_ADJ])
