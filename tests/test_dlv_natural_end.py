@@ -285,7 +285,7 @@ def test_the_repetition_guard_breaks_a_saracen_shuffle(guard, monkeypatch):
     from crusadegym.agents.repetition import RepetitionGuard
 
     if not guard:
-        monkeypatch.setattr(RepetitionGuard, "tried", lambda self, game, state: set())
+        monkeypatch.setattr(RepetitionGuard, "tried", lambda self, key: set())
     game = make_game("deus_lo_vult")
     state = parse_position(SARACEN_SHUFFLE)
     agents = [HeuristicAgent(seed=seat) for seat in range(2)]

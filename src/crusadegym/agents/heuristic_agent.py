@@ -37,6 +37,6 @@ class HeuristicAgent(Agent):
         heuristic = resolve_heuristic(game, self.heuristic)
         if heuristic.choose is not None:
             return int(heuristic.choose(game, state, self.rng))
-        tried = self.repetition.tried(game, state)
-        action = greedy_action(game, state, heuristic, self.rng, tried)
-        return self.repetition.record(game, state, action)
+        key = self.repetition.key(game, state)
+        action = greedy_action(game, state, heuristic, self.rng, self.repetition.tried(key))
+        return self.repetition.record(key, action)

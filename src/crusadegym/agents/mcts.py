@@ -340,11 +340,12 @@ class MCTSAgent(Agent):
                                        int(self.rng.integers(1 << _SEED_BITS)))  # fmt: skip
         else:
             roots = determinized_roots(game, state, 1, 0)
-        tried = self.repetition.tried(game, state)
+        key = self.repetition.key(game, state)
+        tried = self.repetition.tried(key)
         if plays_greedy(game, roots[0], heuristic, cfg):
             self.last_visits, self.last_iterations, self.last_depth = {}, 0, 0
             action = greedy_action(game, roots[0], heuristic, np.random.default_rng(seed), tried)
-            return self.repetition.record(game, state, action)
+            return self.repetition.record(key, action)
         if self.engine_for(game) == "compiled":
             actions, n, w = self._search_compiled(game, roots, seed, cfg, heuristic)
         else:
@@ -353,7 +354,7 @@ class MCTSAgent(Agent):
             self.last_visits = {int(actions[0]): 0}
         order = untried(np.lexsort((w / np.maximum(n, 1), n))[::-1], {
             i for i, a in enumerate(actions) if int(a) in tried})  # fmt: skip
-        return self.repetition.record(game, state, int(actions[order[0]]))
+        return self.repetition.record(key, int(actions[order[0]]))
 
     def _search_compiled(
         self, game: Game, roots: np.ndarray, seed: int, cfg: MCTSConfig, heuristic: Heuristic

@@ -8,6 +8,7 @@ import numpy as np
 from crusadegym.core import Game
 
 from ..kernels import bound_lookahead
+from ..repetition import untried
 from . import Heuristic, extend_mask, value_kernel
 
 TIE_TOLERANCE = 1e-12
@@ -41,12 +42,7 @@ def greedy_action(
     if game.is_terminal(state):
         raise ValueError(f"{game.name}: the game is over; no action to choose")
     values = action_values(game, state, heuristic)
-    legal = np.isfinite(values)
-    if tried:
-        fresh = legal.copy()
-        fresh[list(tried)] = False
-        if fresh.any():
-            legal = fresh
-    best = values[legal].max()
-    ties = np.flatnonzero(legal & (values >= best - TIE_TOLERANCE))
+    candidates = untried(np.flatnonzero(np.isfinite(values)), tried)
+    best = values[candidates].max()
+    ties = candidates[values[candidates] >= best - TIE_TOLERANCE]
     return int(ties[rng.integers(len(ties))]) if len(ties) > 1 else int(ties[0])

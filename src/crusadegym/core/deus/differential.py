@@ -17,6 +17,7 @@ import numpy as np
 
 from .layout import EFF_KIND, OVER, PHASE
 from .reference_game import Reference, differences
+from .scoring import final_scores
 
 
 @dataclass
@@ -34,8 +35,6 @@ class Outcome:
 
 def engine_scores(game, state: np.ndarray) -> list[int]:
     """The engine's final score of each seat (``scoring.final_scores``)."""
-    from .scoring import final_scores
-
     out = np.zeros(game.num_players, np.int64)
     final_scores(state, game.params, out)
     return [int(x) for x in out]
