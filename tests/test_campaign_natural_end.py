@@ -12,8 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from campaign_helpers import position
+from campaign_helpers import field, position
 from dlv_helpers import greedy
+
+from crusadegym.agents.base import select_action
+from crusadegym.agents.heuristics import deus_lo_vult as duel
+from crusadegym.agents.registry import make_agent
+from crusadegym.core.deus_lo_vult.actions import cell_name
 
 LAST_COIN = {"b3": "0P*1", "c3": "0F", "k10": "1F", "k9": "1F"}
 """Seat 0's Pilgrim carries the round's last coin, one step from its camp centre (b2)."""
@@ -75,3 +80,83 @@ def test_a_seat_whose_last_coin_only_levels_the_glory_secures_it():
     assert greedy(game, state, 2) == ["cell b1", "give S"]
     assert game.is_terminal(state) and not game.is_truncated(state)
     assert np.array_equal(game.returns(state), [0.0, 0.0])
+
+
+JERUSALEM_RING = {
+    "b1": "R6", "c1": "R10", "i1": "sgv", "c2": "R1", "b3": "R5", "c3": "R11", "f3": "sfv",
+    "l3": "sa<", "a5": "sn<", "e5": "0V", "f5": "0A'", "d6": "0V", "e6": "Q7>*2", "k6": "sav",
+    "a7": "sm", "c7": "sc", "d7": "0A", "e7": "Q2*1", "j7": "sc>", "l7": "sa", "d8": "0V",
+    "e8": "Q8*4", "f8": "1A", "g8": "1A", "f9": "0V'", "j10": "1V", "l10": "R0", "b11": "sg",
+    "g11": "sm<", "j11": "R9", "d12": "sf", "f12": "sa",
+}  # fmt: skip
+"""Arena seed 0, game 2 (``kyivan``) at turn 5,001 of its second Battle: the last three
+quarters of the Jerusalem ring on e6, e7 and e8, 7 coins, seat 0's units around them."""
+JERUSALEM_RING_HEADER = (
+    "seat=0 ap=7 phase=army turn=5001 score=13,17 purgatory=sf,sg,sn,sg,se,sf,1C,1A,1P"
+)
+JERUSALEM_RING_LINES = (
+    "campaign battle=1 glory=4,3,0,0 last_glory=4,3,0,0 carry=0,1,0,0 last_score=20,16,0,0 "
+    "coin_balance=-1 knights=-1 tithe_first=-1 tithe_last=-1 tithe_winner=-1\n"
+    "campaign deed=-1,-1,-1,-1 deed_common=-1 deed_common_done=-1 weather_card=2 "
+    "weather_next=5 weather_size=8 weather_deals=2501\n"
+    "campaign weather_deck=2,2,1,1,2,1,1,2,0,0,0,0,0,0,0,0 latrine=1 cholera=0,1,0,0 "
+    "surgeon=1 rival_refugees=2 field_under=-1,-1,-1,-1,-1,-1,-1,-1 "
+    "field_cell=-1,-1,-1,-1,-1,-1,-1,-1\n"
+)
+
+
+def test_a_cell_held_by_a_quarter_is_no_plunder_spot():
+    """The quarter on e8 faces its coin edge north, onto e7, where the quarter Q2 stands;
+    e6's skull edge faces south, onto e7 too. A unit can stand on e7 only once Q2 is
+    emptied and leaves the board [R "City Quarters"], so the only spots are f6 and f7.
+    Before, the heuristic counted e6, e7 and e8 as spots one or two steps from seat 0's
+    units, and they stood around the ring while the real spots lay unused."""
+    game, state = position(JERUSALEM_RING, JERUSALEM_RING_HEADER, JERUSALEM_RING_LINES,
+                           preset="kyivan")  # fmt: skip
+    spots = np.zeros((duel.MAX_SPOTS, 3), np.int64)
+    field = np.zeros((duel.MAX_SPOTS, duel.N_CELLS), np.int64)
+    for seat in (0, 1):
+        n = duel.spot_fields(state, seat, spots, field)
+        assert sorted(cell_name(int(c)) for c in spots[:n, 2]) == ["f6", "f7"]
+
+
+CHOLERA_CAMP = {
+    "g1": "sf", "e2": "0C'", "f2": "sa>", "h2": "sm>", "j2": "sf<", "c3": "R2",
+    "d3": "0K", "f3": "0V", "i3": "sg", "b4": "sg>", "g4": "sn>", "c5": "sc'", "e5": "Q9v*4",
+    "h5": "Q8v*4", "e6": "Q11>*3", "h6": "Q10*2", "j6": "sa>", "a7": "sm", "c7": "sg>",
+    "e7": "Q7*3", "h7": "1F", "i7": "1P", "b8": "sa>", "e8": "Q5*3", "i8": "1K'", "b10": "sc<",
+    "l10": "R1", "f11": "sfv", "l11": "1P", "g12": "se", "j12": "R6", "k12": "R4",
+    "l12": "1K",
+}  # fmt: skip
+"""Arena seed 0, game 8 (``kyivan``) at turn 5,001 of its second Battle: seat 1 has
+Cholera, its Pilgrim and Foot Knight in its Camp (l11, l12), its Footman on h7, the
+plunder spot of the quarter on h6."""
+CHOLERA_LINES = (
+    "campaign battle=1 glory=3,3,0,0 last_glory=3,3,0,0 carry=1,3,0,0 last_score=16,18,0,0 "
+    "coin_balance=-4 knights=-1 tithe_first=-1 tithe_last=-1 tithe_winner=-1\n"
+    "campaign deed=-1,-1,-1,-1 deed_common=-1 deed_common_done=-1 weather_card=1 "
+    "weather_next=5 weather_size=8 weather_deals=2501\n"
+    "campaign weather_deck=1,2,2,2,1,1,2,1,0,0,0,0,0,0,0,0 latrine=1 cholera=0,1,0,0 "
+    "surgeon=1 rival_refugees=3 field_under=-1,-1,-1,-1,-1,-1,-1,-1 "
+    "field_cell=-1,-1,-1,-1,-1,-1,-1,-1\n"
+)
+
+
+def test_a_seat_with_cholera_expels_it():
+    """Seat 1's units "won't attack until the Cholera is expelled from the Camp. Expel
+    Cholera if you have an empty Camp and a clean Latrine by the end of your Turn" [R
+    "Cholera"]. The evaluation did not know Cholera: the Footman stood on the plunder spot
+    it could not strike from, the Camp stayed full, and the Battle ran to the turn cap
+    (``cholera_cost``). Now seat 1 cleans the Latrine, walks its units out of the Camp and
+    ends its first turn free of Cholera."""
+    game, state = position(CHOLERA_CAMP, "seat=0 ap=7 phase=army turn=5001 score=9,12 "
+                           "purgatory=sf,0K,sn,sg,0P,sa,0P,1F,1P", CHOLERA_LINES,
+                           preset="kyivan")  # fmt: skip
+    assert field(state, "cholera")[:2] == [0, 1]
+    agents = [make_agent("heuristic", 1), make_agent("heuristic", 2)]
+    seat_turns = 0
+    while seat_turns < 2:  # seat 0's turn, then seat 1's
+        before = game.current_player(state)
+        game.step(state, select_action(agents[before], game, state))
+        seat_turns += int(game.current_player(state) != before)
+    assert field(state, "cholera")[:2] == [0, 0]

@@ -187,3 +187,22 @@ def test_crusaders_and_deus_moves_are_narrated_with_their_outcome():
     )
     card = game.action_to_str(build, state).split()[1]
     assert narrate_action(game, state, build, 1).endswith(f"seat 0 played {card}")
+
+
+def test_crusaders_knights_are_narrated_as_entering_and_moving():
+    """A knight's first placement reads "enters <region> from its player board", a
+    later move "moves <from> -> <to>" (it read "the player board->d2" before)."""
+    game = make_game("crusaders", players=2)
+    rng = np.random.default_rng(3)
+    state = game.new_state(3)
+    seen = set()
+    while len(seen) < 2 and not game.is_terminal(state):
+        a = int(rng.choice(game.legal_actions(state)))
+        lines = " / ".join(narrate_action(game, state, a, game.current_player(state)).split("\n"))
+        assert "board->" not in lines
+        if "from its player board" in lines:
+            seen.add("enters")
+        if "'s knight" in lines and " moves " in lines and " -> " in lines:
+            seen.add("moves")
+        game.step(state, a)
+    assert seen == {"enters", "moves"}

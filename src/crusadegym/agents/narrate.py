@@ -135,17 +135,21 @@ def _crusaders(game: Game, a: np.ndarray, b: np.ndarray, viewer: int | None) -> 
         for k in range(T.N_KNIGHTS):
             ka, kb = int(a[base + L.PL_KNIGHT + k]), int(b[base + L.PL_KNIGHT + k])
             if ka != kb and kb >= 0:
-                src = T.REGION_NAMES[ka] if ka >= 0 else "the player board"
-                out.append(f"seat {p}'s knight {k} {src}->{T.REGION_NAMES[kb]}")
+                dst = T.REGION_NAMES[kb]
+                if ka < 0:
+                    out.append(f"seat {p}'s knight {k} enters {dst} from its player board")
+                else:
+                    out.append(f"seat {p}'s knight {k} moves {T.REGION_NAMES[ka]} -> {dst}")
         for i in range(T.N_WEDGES):
             if not a[base + L.PL_UP + i] and b[base + L.PL_UP + i]:
                 out.append(f"seat {p} upgraded wedge {i + 1}")
         ta, tb = int(a[base + L.PL_TROOPS]), int(b[base + L.PL_TROOPS])
         if ta != tb:
-            out.append(f"seat {p} troops {ta}->{tb}")
+            out.append(f"seat {p} {'gains' if tb > ta else 'spends'} {abs(tb - ta)} troops ({tb})")
         sa, sb = int(a[base + L.PL_SCORE]), int(b[base + L.PL_SCORE])
         if sa != sb:
-            out.append(f"seat {p} influence {sa}->{sb}")
+            verb = "gains" if sb > sa else "loses"
+            out.append(f"seat {p} {verb} {abs(sb - sa)} influence ({sb})")
     return out
 
 

@@ -258,6 +258,18 @@ def _loot_distance(state, t, c):
 
 
 @jit
+def _quarter_holds(state, cell):
+    """Does a City Quarter still standing as a quarter hold ``cell``? Such a cell is no
+    plunder spot of its neighbours: the quarter leaves it only once it is emptied
+    [R "City Quarters"]. Issue #36: in the Campaign's Jerusalem ring every corner
+    quarter's coin edge faces another quarter of the ring; the heuristic counted those
+    cells as spots one step away (a blocker at most), so units stood around the ring
+    while the spots a unit can take lay unused."""
+    u = state[L.BOARD + cell]
+    return QUARTER_TOKEN0 <= u < QUARTER_TOKEN0 + N_QUARTERS and state[L.TOK_SIDE + u] == 0
+
+
+@jit
 def _spot_distance(state, t, c, side, q):
     """Steps from cell c to the nearest plunder spot of City Quarter q for token t shown
     on ``side`` (0 strong, 1 weak), blockers included; LOOT_RANGE when there is none."""
@@ -267,6 +279,8 @@ def _spot_distance(state, t, c, side, q):
         spot = NEIGH[slot, (d + 2) % 4]
         rel = (d - state[L.TOK_FACE + t] + 4) % 4
         if spot < 0 or KIND_EDGES[TOKEN_KIND[t], side, rel] != ICON_S:
+            continue
+        if _quarter_holds(state, spot):
             continue
         edge = _icon(state, q, (d + 2) % 4)
         if edge == ICON_C or edge == ICON_S:
@@ -279,11 +293,12 @@ def spot_fields(state, p, spots, field):
     """The plunder spots of the board and the steps to each from every cell.
 
     A spot is a cell next to a City Quarter holding coins, facing its coin or skull
-    edge; ``spots[k]`` = (quarter token, direction a unit there strikes, cell). The
-    steps are a breadth-first search from the spot over the cells seat p's units can
-    cross: empty ones and ones its own units hold (its bands move aside); Saracens, City
-    Quarters, Refugees and rival units stand in the way (``UNREACHED`` where the search
-    never comes). Returns the number of spots.
+    edge, and not held by another quarter (:func:`_quarter_holds`); ``spots[k]`` =
+    (quarter token, direction a unit there strikes, cell). The steps are a breadth-first
+    search from the spot over the cells seat p's units can cross: empty ones and ones its
+    own units hold (its bands move aside); Saracens, City Quarters, Refugees and rival
+    units stand in the way (``UNREACHED`` where the search never comes). Returns the
+    number of spots.
     """
     queue = stack_row(N_CELLS, np.int64)
     n = 0
@@ -293,7 +308,7 @@ def spot_fields(state, p, spots, field):
             continue
         for d in range(4):  # a unit at `spot` strikes in direction d onto the slot
             spot = NEIGH[slot, (d + 2) % 4]
-            if spot < 0:
+            if spot < 0 or _quarter_holds(state, spot):
                 continue
             edge = _icon(state, q, (d + 2) % 4)
             if edge != ICON_C and edge != ICON_S:

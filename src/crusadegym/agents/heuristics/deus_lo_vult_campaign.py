@@ -12,7 +12,8 @@ Evaluation, per seat, in coin units: Glory already won counts as the coins it to
 (``COINS_PER_GLORY`` secured coins each, [R "5 coins = 1 Glory Point"]) plus the
 Duel evaluation of the Battle in progress (secured and carried coins, progress
 toward the loot, units lost or wounded), with the seat's Campaign-only units (War
-Engines, Heroes) counted like its army's, and the rounds played over the whole
+Engines, Heroes) counted like its army's, less what Cholera costs the seat
+(:func:`cholera_cost`), and the rounds played over the whole
 Campaign (each Battle's rounds; a Battle's end clears the board as a round's end
 does). A seat's value is ``tanh((own - best rival material) / SCALE)`` as in the Duel;
 the same kernel is the MCTS cutoff. In the last round of the Campaign's last Battle, a
@@ -26,6 +27,7 @@ import numpy as np
 
 from crusadegym.core.deus_lo_vult import layout as L
 from crusadegym.core.deus_lo_vult import tables as T
+from crusadegym.core.deus_lo_vult.campaign import river
 from crusadegym.core.deus_lo_vult.campaign.battle import C_BATTLE, C_GLORY
 from crusadegym.core.deus_lo_vult.campaign.config import P_COINS_PER_GLORY
 from crusadegym.core.deus_lo_vult.campaign.flow import campaign_done, score_battle
@@ -46,12 +48,36 @@ SCALE = duel.SCALE
 W_SECURED = duel.W_SECURED
 W_ROUND = duel.W_ROUND
 MAX_PLAYERS = duel.MAX_PLAYERS
+W_CHOLERA = 4.0  # coin units: a seat with Cholera "won't attack" (no plunder, no steal)
+W_CHOLERA_CAMP = 1.5  # per own unit in the Camp while Cholera lasts: more than the unit's
+# on_board + in_band + escort terms (1.3), so stepping out or withdrawing pays
+W_CHOLERA_LATRINE = 1.0  # a filthy Latrine while Cholera lasts (a Move or a Coin cleans it)
 
 
 @jit
 def _glory(state, params, p):
     """Glory won, in coin units [R "5 coins = 1 Glory Point"]."""
     return W_SECURED * params[P_COINS_PER_GLORY] * state[C_GLORY + p]
+
+
+@jit
+def cholera_cost(state, params, p):
+    """Coin units seat p loses to Cholera [R "Cholera": its units "won't attack until the
+    Cholera is expelled from the Camp. Expel Cholera if you have an empty Camp and a clean
+    Latrine by the end of your Turn"]: ``W_CHOLERA``, plus ``W_CHOLERA_CAMP`` per own unit
+    still in the Camp and ``W_CHOLERA_LATRINE`` while the Latrine is filthy, so each step
+    toward expelling it pays and the turn's end that expels it pays most. Issue #36
+    (arena seed 0, game 8): the evaluation did not know Cholera; a seat that had it kept
+    two units in its Camp, its Footman stood on a plunder spot it could not strike from,
+    and the Battle ran to the turn cap. 0 without Cholera (a turn's end that would bring
+    it is seen by the lookahead as this cost)."""
+    if not river.has_cholera(state, params, p):
+        return 0.0
+    units, _ = river.camp_counts(state, params, p)
+    cost = W_CHOLERA + W_CHOLERA_CAMP * units
+    if state[river.R_LATRINE] == river.FILTHY:
+        cost += W_CHOLERA_LATRINE
+    return cost
 
 
 @jit
@@ -83,9 +109,9 @@ def evaluate(state, params, out):
     for p in range(players):
         n_spots = duel.spot_fields(state, p, spots, field)
         _campaign_terms(state, params, p, terms, spots, field, n_spots)
-        glory = _glory(state, params, p)
-        material[p] = glory + duel.weigh(terms, False)
-        full[p] = glory + duel.weigh(terms, True) + progress
+        own = _glory(state, params, p) - cholera_cost(state, params, p)
+        material[p] = own + duel.weigh(terms, False)
+        full[p] = own + duel.weigh(terms, True) + progress
     duel.versus_best_rival(material, full, out)
     campaign_decided(state, params, material, full, out)
 
