@@ -19,6 +19,7 @@ from crusadegym.agents.base import select_action
 from crusadegym.agents.heuristics import deus_lo_vult as duel
 from crusadegym.agents.registry import make_agent
 from crusadegym.core.deus_lo_vult.actions import cell_name
+from crusadegym.core.deus_lo_vult.campaign.battle import C_BATTLE, C_TRUNC
 
 LAST_COIN = {"b3": "0P*1", "c3": "0F", "k10": "1F", "k9": "1F"}
 """Seat 0's Pilgrim carries the round's last coin, one step from its camp centre (b2)."""
@@ -160,3 +161,17 @@ def test_a_seat_with_cholera_expels_it():
         game.step(state, select_action(agents[before], game, state))
         seat_turns += int(game.current_player(state) != before)
     assert field(state, "cholera")[:2] == [0, 0]
+
+
+@pytest.mark.parametrize("patience", [100, 0])
+def test_a_stalled_heuristic_explores_until_the_battle_ends(patience):
+    """The Jerusalem ring position again, 1,000 turns before the cap: the greedy heuristic
+    alone stays stuck (``patience=0``: the Battle runs to the cap), while the default
+    stall breaker (:mod:`crusadegym.agents.stall`: after 100 turns a seat with no coin
+    plundered or secured, one move in ten at random) ends the Battle by the rules."""
+    game, state = position(JERUSALEM_RING, JERUSALEM_RING_HEADER, JERUSALEM_RING_LINES,
+                           preset="kyivan")  # fmt: skip
+    agents = [make_agent(f"heuristic:patience={patience}", seed) for seed in (1, 2)]
+    while state[C_BATTLE] == 1:
+        game.step(state, select_action(agents[game.current_player(state)], game, state))
+    assert state[C_TRUNC] == (1 if patience == 0 else 0)

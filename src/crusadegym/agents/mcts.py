@@ -91,6 +91,7 @@ from .kernels import bound_rollout, plain_ucb_index, prior_ucb_index
 from .learned_value import LearnedValue
 from .repetition import RepetitionGuard, untried
 from .select_prior import SelectPrior
+from .stall import EXPLORE, PATIENCE, StallBreaker
 from .tree_search import CompiledTree, pooled_root_statistics
 
 ENGINES = ("auto", "compiled", "python")
@@ -130,6 +131,10 @@ class MCTSConfig:
     (the Duel's, past its tanh) leaves moves apart by less than the exploration term,
     so the visits spread evenly and the search plays noise (:func:`plays_greedy`).
     ``None``: only ``finish_decided``."""
+    patience: int = PATIENCE
+    """Turns a seat without progress after which the agent plays a random move with
+    probability ``explore`` (:mod:`.stall`); 0: never."""
+    explore: float = EXPLORE
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -146,6 +151,9 @@ class MCTSConfig:
             raise ValueError(f"greedy_beyond must be in [0, 1], got {self.greedy_beyond}")
         if self.determinizations < 1:
             raise ValueError(f"determinizations must be >= 1, got {self.determinizations}")
+        if self.patience < 0 or not 0.0 <= self.explore <= 1.0:
+            raise ValueError(f"need patience >= 0 and explore in [0, 1], got {self.patience}, "
+                             f"{self.explore}")  # fmt: skip
         if self.engine not in ENGINES:
             raise ValueError(f"engine must be one of {ENGINES}, got {self.engine!r}")
 
@@ -300,10 +308,14 @@ class MCTSAgent(Agent):
         """Deepest tree level (edges from the root) reached by the last search."""
         self.repetition = RepetitionGuard()
         """The moves played from each position of this game: never the same twice."""
+        self.stall: StallBreaker | None = None
+        """A random move now and then once the game has stalled (:mod:`.stall`)."""
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.repetition.reset()
+        if self.stall is not None:
+            self.stall.reset()
 
     def config_for(self, game: Game) -> MCTSConfig:
         """The config used on ``game``: the game's defaults under the options given."""
@@ -333,6 +345,12 @@ class MCTSAgent(Agent):
         if game.is_terminal(state):
             raise ValueError(f"{game.name}: the game is over; nothing to search")
         cfg = self.config_for(game)
+        if self.stall is None:
+            self.stall = StallBreaker(cfg.patience, cfg.explore)
+        explored = self.stall.act(game, state, self.rng)
+        if explored is not None:
+            self.last_visits, self.last_iterations, self.last_depth = {}, 0, 0
+            return explored
         heuristic = resolve_heuristic(game, self.heuristic)
         seed = int(self.rng.integers(1 << _SEED_BITS))
         if game.spec.determinize is not None:

@@ -155,6 +155,10 @@ class GameSpec:
     """State slots besides ``turn_slot`` that only count time (steps played): two states
     that differ only in these and ``turn_slot`` are the same position (the agents'
     repetition guard, ``agents/repetition.py``)."""
+    progress_slots: tuple = ()
+    """Public state slots whose change is progress toward the game's end (scores, coins
+    left, the round): an agent that sees none of them change for long is stalled and
+    explores (``agents/stall.py``). Empty: the agents never treat the game as stalled."""
 
 
 class Game:

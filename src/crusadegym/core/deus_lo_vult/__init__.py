@@ -11,7 +11,7 @@ import numpy as np
 from ..protocol import GameSpec, Kernels, LegacyLayout
 from . import actions, invariant_kernel, observe, rules, tables
 from .config import P_MAX_TURNS, DuelConfig, make_params
-from .layout import RNG, STATE_SIZE, STEP, TURN, V1_STATE_SIZE, project_v1
+from .layout import PROGRESS_SLOTS, RNG, STATE_SIZE, STEP, TURN, V1_STATE_SIZE, project_v1
 
 # Longest possible game, in steps: setup per round (up to 12 Saracen picks + up to 13
 # units x 2 steps per seat) plus, per turn, 7 Action Points x 2 steps, one free weaken
@@ -55,6 +55,7 @@ SPEC = GameSpec(
     turn_slot=TURN,
     rng_slot=RNG,
     clock_slots=(STEP,),
+    progress_slots=PROGRESS_SLOTS,
     config_cls=DuelConfig,
     make_params=make_params,
     sizes=_sizes,

@@ -57,6 +57,12 @@ STATE_SIZE = TOK_MOVED + T.N_TOKENS
 
 assert PURG + T.PURGATORY_SLOTS <= BOARD
 
+_QUARTER_COINS = TOK_COINS + T.QUARTER_TOKEN0
+PROGRESS_SLOTS = (ROUND, ROUND_LEFT, *range(SCORE, SCORE + 4),
+                  *range(_QUARTER_COINS, _QUARTER_COINS + T.N_QUARTERS))  # fmt: skip
+"""What progress is in a Duel [R "End of Round"]: a coin plundered from a City Quarter,
+a coin secured, a round ended (``GameSpec.progress_slots``; ``agents/stall.py``)."""
+
 # phases
 PH_PICK, PH_DEPLOY, PH_ARMY, PH_SARACEN, PH_OVER = 0, 1, 2, 3, 4
 PHASE_NAMES = ("saracen-pick", "setup-deploy", "army", "saracen", "over")

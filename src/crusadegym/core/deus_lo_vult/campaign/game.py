@@ -19,7 +19,7 @@ from .. import invariant_kernel
 from .. import tables as T
 from ..choices import legal_mask as duel_legal_mask
 from ..config import P_MAX_TURNS, P_PLAYERS, P_ROUNDS
-from ..layout import AP, OVER, PH_DEPLOY, PH_PICK, PHASE, RNG, SEL, STEP, TURN
+from ..layout import AP, OVER, PH_DEPLOY, PH_PICK, PHASE, PROGRESS_SLOTS, RNG, SEL, STEP, TURN
 from ..scoring import current_player, is_terminal, is_truncated
 from ..setup import advance_setup
 from ..turns import end_turn, round_transition
@@ -171,6 +171,7 @@ SPEC = GameSpec(
     turn_limit_slot=P_MAX_TURNS,
     turn_slot=TURN,
     rng_slot=RNG,
+    progress_slots=(*PROGRESS_SLOTS, B.C_BATTLE, *range(B.C_GLORY, B.C_GLORY + 4)),
     config_cls=CampaignConfig,
     make_params=make_params,
     sizes=_sizes,
