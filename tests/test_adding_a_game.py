@@ -28,13 +28,13 @@ import tinygame
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-from crusadegym.agents import action_help, heuristics, human, ladder
+from crusadegym.agents import action_help, heuristics, human, ladder, narrate
 from crusadegym.agents.arena import run_arena
 from crusadegym.agents.heuristics import tictactoe
 from crusadegym.core import available_games, make_game, registry
 from crusadegym.envs import registration, render, shaping
 from crusadegym.envs.aec import make_raw_env, wrap
-from crusadegym.ui import clicks
+from crusadegym.ui import clicks, legend
 
 NAME = "tiny_added"
 GYM_ID = "crusadegym/TinyAdded-v0"
@@ -72,6 +72,8 @@ REGISTRIES = [
     (human, "LEGENDS"),
     (action_help, "ACTION_HELP"),
     (clicks, "CLICK_MAPS"),
+    (narrate, "DIFFS"),
+    (legend, "LEGENDS"),
 ]
 """Every registry a step of the page writes to (each replaced by a copy per test)."""
 
@@ -154,8 +156,9 @@ def _marks(game, state):
 
 
 def test_the_optional_hooks(added):
-    """envs/shaping.py, agents/human.py, agents/action_help.py, envs/render.py and
-    ui/clicks.py: each has a default, and a register function for a game's own."""
+    """envs/shaping.py, agents/human.py, agents/action_help.py, envs/render.py,
+    ui/clicks.py, agents/narrate.py and ui/legend.py: each has a default, and a register
+    function for a game's own."""
     with pytest.raises(ValueError, match="declares no running score"):
         raw_env(reward="score")
     shaping.register_score(NAME, _marks, weight=0.1)
@@ -180,3 +183,14 @@ def test_the_optional_hooks(added):
     assert game.parse_action(clicks.click_map(NAME)(game, 50, 10)) == 1
     render.register_drawer(NAME, render.draw_text)
     assert render.render_rgb(game, state).shape[2] == 3
+
+    played = int(game.legal_actions(state)[0])
+    assert (
+        narrate.narrate_action(game, state, played)
+        == f"seat {game.current_player(state)} plays {game.action_to_str(played, state)}"
+    )
+    narrate.register_diff(NAME, lambda game, before, after, viewer: ["a mark placed"])
+    assert narrate.narrate_action(game, state, played).endswith(": a mark placed")
+    assert legend.picture_legend(game) == []
+    legend.register_picture_legend(NAME, lambda game: [legend.legend_item("X: seat 0", mark="X")])
+    assert legend.picture_legend(game)[0]["text"] == "X: seat 0"

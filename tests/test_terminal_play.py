@@ -206,3 +206,29 @@ def test_crusaders_knights_are_narrated_as_entering_and_moving():
             seen.add("moves")
         game.step(state, a)
     assert seen == {"enters", "moves"}
+
+
+def test_the_board_is_printed_whole_once_a_turn_then_only_its_changed_lines():
+    """Crusaders' board is some 36 lines: a seat's first decision of a turn shows it whole,
+    its next decisions only the lines that changed, and ``board`` shows it whole again."""
+    game = make_game("crusaders", players=2)
+    state = game.new_state(0)
+    rng = np.random.default_rng(0)
+    out = io.StringIO()
+    agent = HumanAgent(output=out)
+    seat = game.current_player(state)
+    agent.show(game, state)
+    whole = len(out.getvalue().splitlines())
+    while True:  # a decision that keeps the seat to move
+        action = int(rng.choice(game.legal_actions(state)))
+        after = state.copy()
+        game.step(after, action)
+        if game.current_player(after) == seat:
+            break
+    out.truncate(0), out.seek(0)
+    agent.show(game, after)
+    assert "board lines unchanged; `board` prints it whole" in out.getvalue()
+    assert len(out.getvalue().splitlines()) < whole - 20
+    out.truncate(0), out.seek(0)
+    agent.show(game, after, with_legend=True)
+    assert "board lines unchanged" not in out.getvalue()

@@ -26,6 +26,7 @@ An input that names an action which is not legal now is refused with the reason
 
 from __future__ import annotations
 
+import difflib
 import sys
 from dataclasses import dataclass
 from typing import TextIO
@@ -320,6 +321,13 @@ def help_text(game: Game, state: np.ndarray, topic: str = "") -> str:
     return text
 
 
+def _changed_lines(before: list[str], after: list[str]) -> list[str]:
+    """The lines of ``after`` that are not in ``before`` at their place (a line diff)."""
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    return [line for tag, _, _, j0, j1 in matcher.get_opcodes() if tag != "equal"
+            for line in after[j0:j1]]  # fmt: skip
+
+
 class HumanAgent(Agent):
     """A person at the keyboard: shows the position, reads moves from a text stream.
 
@@ -343,11 +351,13 @@ class HumanAgent(Agent):
         self.allow_undo = allow_undo
         self._legend_shown = False
         self._after: np.ndarray | None = None  # the state after this seat's last action
+        self._board: tuple[int, list[str]] | None = None  # (seat, lines) last printed
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self._legend_shown = False
         self._after = None
+        self._board = None
 
     def _write(self, text: str) -> None:
         out = self.output or sys.stdout
@@ -368,17 +378,38 @@ class HumanAgent(Agent):
             self._write(note)
         self._legend_shown = True
 
-    def show(self, game: Game, state: np.ndarray, with_legend: bool | None = None) -> None:
+    def show(
+        self,
+        game: Game,
+        state: np.ndarray,
+        with_legend: bool | None = None,
+        whole: bool | None = None,
+    ) -> None:
         """Print the board, whose move it is and the numbered legal actions.
 
         The legend comes with the first board (and on ``legend``, ``help``, ``board``),
-        not after every move.
+        not after every move. The whole board is printed when a seat's turn comes (and on
+        ``board``); between two decisions of the same seat only the lines that changed
+        (issue #39: the Crusaders board is some 36 lines, and a decision changes a few).
+        ``whole``: print it whole (``None``: when the seat to move is not the one the
+        last board was printed for).
         """
         seat = game.current_player(state)
         self._write("")
         # Only what the seat to move may see (the human's seat; with several humans at
         # one keyboard, whoever is to move).
-        self._write(text_board(game, state, seat).rstrip("\n"))
+        lines = text_board(game, state, seat).rstrip("\n").split("\n")
+        last = self._board
+        self._board = (seat, lines)
+        if whole is None:
+            whole = last is None or last[0] != seat
+        if with_legend or whole or last is None:
+            self._write("\n".join(lines))
+        else:
+            changed = _changed_lines(last[1], lines)
+            kept = len(lines) - len(changed)
+            note = f"({kept} board lines unchanged; `board` prints it whole)"
+            self._write("\n".join([*changed, note]))
         if with_legend or (with_legend is None and not self._legend_shown):
             self.show_legend(game)
         self._write(f"Seat {seat} to move ({self.name}). Legal actions:")
@@ -405,8 +436,9 @@ class HumanAgent(Agent):
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """Show the position and read lines until one names a legal action."""
         seat = game.current_player(state)
+        turn_goes_on = self._after is not None and np.array_equal(self._after, state)
         self._narrate_since(game, state, seat)
-        self.show(game, state)
+        self.show(game, state, whole=not turn_goes_on)  # whole when the others have moved
         while True:
             self.output_prompt(f"seat {seat}> ")
             line = self._readline()

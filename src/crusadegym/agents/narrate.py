@@ -202,6 +202,14 @@ DIFFS: dict[str, Callable[[Game, np.ndarray, np.ndarray, int | None], list[str]]
 """Game name -> ``diff(game, before, after, viewer) -> [change, ...]`` (public fields)."""
 
 
+def register_diff(
+    game_name: str, diff: Callable[[Game, np.ndarray, np.ndarray, int | None], list[str]]
+) -> None:
+    """Narrate ``game_name``'s moves with ``diff(game, before, after, viewer)``: the changes
+    ``viewer`` may see (``None``: every seat's public view), one short phrase each."""
+    DIFFS[game_name] = diff
+
+
 def changes(
     game: Game, before: np.ndarray, after: np.ndarray, viewer: int | None = None
 ) -> list[str]:

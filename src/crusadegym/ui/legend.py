@@ -13,6 +13,8 @@ own notation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from crusadegym.core import Game
@@ -22,7 +24,9 @@ def _hex(rgb: tuple[int, ...]) -> str:
     return "#" + "".join(f"{int(v):02x}" for v in rgb[:3])
 
 
-def _item(text: str, fill=None, ring=None, mark: str = "") -> dict:
+def legend_item(text: str, fill=None, ring=None, mark: str = "") -> dict:
+    """One legend line: a swatch (``fill`` and ``ring`` colours as RGB tuples, a ``mark`` of
+    one or two letters drawn on it) and its ``text``."""
     return {
         "fill": _hex(fill) if fill is not None else None,
         "ring": _hex(ring) if ring is not None else None,
@@ -48,48 +52,52 @@ def _dlv_legend(game: Game) -> list[dict]:
     out = []
     for p, colour in enumerate(seats):
         tint = tuple(int(0.35 * a + 0.65 * b) for a, b in zip(colour, R.FLOOR, strict=True))
-        out.append(_item(f"seat {p}'s camp: deploy, heal and withdraw here", fill=tint))
+        out.append(legend_item(f"seat {p}'s camp: deploy, heal and withdraw here", fill=tint))
     out += [
-        _item(
+        legend_item(
             "camp centre: a coin given to it is secured (1 point); the disc in it counts "
             "the seat's points",
             fill=R.FLOOR,
             ring=seats[0],
             mark="o",
         ),
-        _item(
+        legend_item(
             "green cell: a Saracen cell (Saracens spawn, heal and realign here)", fill=R.GREEN_CELL
         ),
-        _item(
+        legend_item(
             "dark green cell: a City Quarter's slot; it reads 'slot' while no quarter stands on it",
             fill=R.SLOT_CELL,
             mark="slot",
         ),
-        _item("a Crusader in its seat's colour: " + _names(range(6)), fill=seats[0], mark="K"),
-        _item("a Saracen (dark green): " + _names(range(6, 14)), fill=R.SARACEN_COLOUR, mark="g"),
-        _item(
+        legend_item(
+            "a Crusader in its seat's colour: " + _names(range(6)), fill=seats[0], mark="K"
+        ),
+        legend_item(
+            "a Saracen (dark green): " + _names(range(6, 14)), fill=R.SARACEN_COLOUR, mark="g"
+        ),
+        legend_item(
             "a City Quarter Qn (Rn: its Refugee side); the gold disc: coins it still holds",
             fill=R.QUARTER_COLOUR,
             mark="Q4",
         ),
-        _item(
+        legend_item(
             "gold disc with n: n coins (on a unit: carried; at a cell's corner: loose)",
             fill=R.GOLD,
             mark="2",
         ),
-        _item(
+        legend_item(
             "hatched token: weak side up (a second wound sends it to Purgatory)",
             fill=seats[0],
             mark="///",
         ),
-        _item(
+        legend_item(
             "white dot at a token's corner: it moved this turn",
             fill=(255, 255, 255),
             ring=R.INK,
             mark=".",
         ),
-        _item("yellow frame: the selected unit", fill=R.FLOOR, ring=(255, 230, 0)),
-        _item(
+        legend_item("yellow frame: the selected unit", fill=R.FLOOR, ring=(255, 230, 0)),
+        legend_item(
             "edge icons (see under the board): skull attacks and plunders, arrow shoots, "
             "shield blocks, heart can be robbed; `help strike` in the terminal"
         ),
@@ -97,10 +105,12 @@ def _dlv_legend(game: Game) -> list[dict]:
     if game.name == "deus_lo_vult_campaign":
         kinds = [k for k in range(len(T.KIND_NAMES)) if 26 <= k < 32]
         out.append(
-            _item("Campaign units in the seat's colour: " + _names(kinds), fill=seats[0], mark="T")
+            legend_item(
+                "Campaign units in the seat's colour: " + _names(kinds), fill=seats[0], mark="T"
+            )
         )
         out.append(
-            _item(
+            legend_item(
                 "a Field Amenity token (Campaign): m + its letters, e.g. mct cat",
                 fill=R.AMENITY_COLOUR,
                 mark="mct",
@@ -114,23 +124,26 @@ def _deus_legend(game: Game) -> list[dict]:
     from crusadegym.envs import render_deus as R
 
     out = [
-        _item(f"{name} region", fill=R.TERRAIN_COLOURS[t]) for t, name in enumerate(T.TERRAIN_NAMES)
+        legend_item(f"{name} region", fill=R.TERRAIN_COLOURS[t])
+        for t, name in enumerate(T.TERRAIN_NAMES)
     ]
     out.append(
-        _item(
+        legend_item(
             "VP still on a village (x: attacked, none left)",
             fill=R.TERRAIN_COLOURS[T.VILLAGE],
             mark="4VP",
         )
     )
     for p in range(game.num_players):
-        out.append(_item(f"thick outline: seat {p} holds the region", ring=R.SEAT_COLOURS[p]))
+        out.append(legend_item(f"thick outline: seat {p} holds the region", ring=R.SEAT_COLOURS[p]))
     pieces = ", ".join(f"{R.PIECE_LETTERS[t]} {n}" for t, n in enumerate(T.TYPE_NAMES))
     out.append(
-        _item(f"the owner's buildings on the region: {pieces}", fill=R.SEAT_COLOURS[0], mark="ca")
+        legend_item(
+            f"the owner's buildings on the region: {pieces}", fill=R.SEAT_COLOURS[0], mark="ca"
+        )
     )
-    out.append(_item("black triangle: a temple", mark="\u25b2"))
-    out.append(_item("region names (a0..d6) are what you click or type: `region b5`"))
+    out.append(legend_item("black triangle: a temple", mark="\u25b2"))
+    out.append(legend_item("region names (a0..d6) are what you click or type: `region b5`"))
     return out
 
 
@@ -145,49 +158,51 @@ def _crusaders_legend(game: Game) -> list[dict]:
     actions = ", ".join(f"{T.ACTION_LETTERS[k]} {name}" for k, name in enumerate(T.ACTION_NAMES))
     seat = R.SEAT_COLOURS[0]
     return [
-        _item(
+        legend_item(
             "a region of the map; its name (a1..g5) is what you click or type: `region d3`",
             fill=R.LAND,
         ),
-        _item("grey hex: off the board in this game", fill=R.OFF_BOARD),
-        _item(
+        legend_item("grey hex: off the board in this game", fill=R.OFF_BOARD),
+        legend_item(
             "red pole right of a hex's name: a flag (enemy space)",
             fill=R.LAND,
             ring=R.FLAG,
             mark="|",
         ),
-        _item("* left of a hex's name: a starting region", fill=R.LAND, mark="*"),
+        legend_item("* left of a hex's name: a starting region", fill=R.LAND, mark="*"),
         *(
-            _item(
+            legend_item(
                 f"enemy disc: {T.ENEMY_LETTERS[k]} {name}",
                 fill=R.ENEMY_COLOURS[k],
                 mark=T.ENEMY_LETTERS[k],
             )
             for k, name in enumerate(T.ENEMY_NAMES)
         ),
-        _item("small disc in a seat's colour: that seat's knight", fill=seat, ring=R.INK),
-        _item(f"square in a seat's colour: its building ({buildings})", fill=seat, mark="Ca"),
-        _item(
+        legend_item("small disc in a seat's colour: that seat's knight", fill=seat, ring=R.INK),
+        legend_item(f"square in a seat's colour: its building ({buildings})", fill=seat, mark="Ca"),
+        legend_item(
             "pale tile with n: an influence tile costing n (its kind and action in the text board)",
             fill=R.TILE,
             ring=R.INK,
             mark="4",
         ),
-        _item("triangle in a seat's colour: that seat's Coat of Arms", fill=seat, mark="\u25bc"),
-        _item(
+        legend_item(
+            "triangle in a seat's colour: that seat's Coat of Arms", fill=seat, mark="\u25bc"
+        ),
+        legend_item(
             f"wheel wedge: its action letter ({actions}); the number under it: tokens "
             "there, G: the giant token",
             fill=R.WEDGE,
             ring=R.INK,
             mark="M",
         ),
-        _item(
+        legend_item(
             "gold wedge with two letters (first/second): an upgraded wedge",
             fill=R.WEDGE_UP,
             ring=R.INK,
             mark="T/C",
         ),
-        _item("under each wheel: the seat's influence, troops and order", fill=seat),
+        legend_item("under each wheel: the seat's influence, troops and order", fill=seat),
     ]
 
 
@@ -198,6 +213,12 @@ LEGENDS = {
     "crusaders": _crusaders_legend,
 }
 """Picture legend per game; other games get their terminal legend's lines as text."""
+
+
+def register_picture_legend(game_name: str, make: Callable[[Game], list[dict]]) -> None:
+    """Show ``make(game)``'s items (:func:`legend_item`: a swatch and a label) beside
+    ``game_name``'s board picture in the browser and the screenshots."""
+    LEGENDS[game_name] = make
 
 
 def picture_legend(game: Game) -> list[dict]:
