@@ -129,9 +129,9 @@ CHOLERA_CAMP = {
     "l10": "R1", "f11": "sfv", "l11": "1P", "g12": "se", "j12": "R6", "k12": "R4",
     "l12": "1K",
 }  # fmt: skip
-"""Arena seed 0, game 8 (``kyivan``) at turn 5,001 of its second Battle: seat 1 has
-Cholera, its Pilgrim and Foot Knight in its Camp (l11, l12), its Footman on h7, the
-plunder spot of the quarter on h6."""
+"""Arena seed 0, game 8 (``kyivan``, a run with the spot fix) at turn 5,001 of its second
+Battle: seat 1 has Cholera, its Pilgrim and Foot Knight in its Camp (l11, l12), its
+Footman on h7, the plunder spot of the quarter on h6."""
 CHOLERA_LINES = (
     "campaign battle=1 glory=3,3,0,0 last_glory=3,3,0,0 carry=1,3,0,0 last_score=16,18,0,0 "
     "coin_balance=-4 knights=-1 tithe_first=-1 tithe_last=-1 tithe_winner=-1\n"

@@ -67,10 +67,10 @@ def cholera_cost(state, params, p):
     Latrine by the end of your Turn"]: ``W_CHOLERA``, plus ``W_CHOLERA_CAMP`` per own unit
     still in the Camp and ``W_CHOLERA_LATRINE`` while the Latrine is filthy, so each step
     toward expelling it pays and the turn's end that expels it pays most. Issue #36
-    (arena seed 0, game 8): the evaluation did not know Cholera; a seat that had it kept
-    two units in its Camp, its Footman stood on a plunder spot it could not strike from,
-    and the Battle ran to the turn cap. 0 without Cholera (a turn's end that would bring
-    it is seen by the lookahead as this cost)."""
+    (arena seed 0, game 8 of a run with the spot fix): the evaluation did not know
+    Cholera; a seat that had it kept two units in its Camp, its Footman stood on a plunder
+    spot it could not strike from, and the Battle ran to the turn cap. 0 without Cholera
+    (a turn's end that would bring it is seen by the lookahead as this cost)."""
     if not river.has_cholera(state, params, p):
         return 0.0
     units, _ = river.camp_counts(state, params, p)
