@@ -14,8 +14,11 @@ improves its evaluation although the game is far from over. Arena seed 0 at the 
 
 Each is a local optimum of the evaluation, not a position the rules cannot resolve. A
 few random moves move the seat off it, and the greedy play that follows finds another
-way: replayed from those positions, a 10% share of random moves ended every one of them
-by the rules (the tests in ``tests/test_campaign_natural_end.py``).
+way: replayed from the first two positions with one move in ten at random, both Battles
+ended by the rules (a session script; the ring is a test in
+``tests/test_campaign_natural_end.py``). It does not resolve every stall: a seat whose
+Camp is full of Refugees and whose army is in Purgatory stays stuck
+(``docs/rules/deus_lo_vult.md``, "A fifth pass").
 
 "Progress" is a change in the game's ``GameSpec.progress_slots`` (public slots such as
 the scores, the coins left, the round): a game that has none declared is never treated
