@@ -91,7 +91,7 @@ from .kernels import bound_rollout, plain_ucb_index, prior_ucb_index
 from .learned_value import LearnedValue
 from .repetition import RepetitionGuard, untried
 from .select_prior import SelectPrior
-from .stall import EXPLORE, PATIENCE, StallBreaker
+from .stall import EXPLORE, PATIENCE, StallBreaker, check_options
 from .tree_search import CompiledTree, pooled_root_statistics
 
 ENGINES = ("auto", "compiled", "python")
@@ -151,9 +151,7 @@ class MCTSConfig:
             raise ValueError(f"greedy_beyond must be in [0, 1], got {self.greedy_beyond}")
         if self.determinizations < 1:
             raise ValueError(f"determinizations must be >= 1, got {self.determinizations}")
-        if self.patience < 0 or not 0.0 <= self.explore <= 1.0:
-            raise ValueError(f"need patience >= 0 and explore in [0, 1], got {self.patience}, "
-                             f"{self.explore}")  # fmt: skip
+        check_options(self.patience, self.explore)
         if self.engine not in ENGINES:
             raise ValueError(f"engine must be one of {ENGINES}, got {self.engine!r}")
 

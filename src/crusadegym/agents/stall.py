@@ -41,13 +41,18 @@ EXPLORE = 0.1
 """The share of random moves while stalled."""
 
 
+def check_options(patience: int, explore: float) -> None:
+    """Refuse a ``patience`` below 0 or an ``explore`` outside [0, 1] (a ``ValueError``)."""
+    if patience < 0 or not 0.0 <= explore <= 1.0:
+        raise ValueError(f"need patience >= 0 and explore in [0, 1], got {patience}, {explore}")
+
+
 class StallBreaker:
     """Watches one game's progress from one seat's decisions; :meth:`act` says when to
     play a random move instead of the agent's own."""
 
     def __init__(self, patience: int = PATIENCE, explore: float = EXPLORE) -> None:
-        if patience < 0 or not 0.0 <= explore <= 1.0:
-            raise ValueError(f"need patience >= 0 and explore in [0, 1], got {patience}, {explore}")
+        check_options(patience, explore)
         self.patience = int(patience)
         """Turns a seat without progress before exploring; 0 switches the breaker off."""
         self.explore = float(explore)

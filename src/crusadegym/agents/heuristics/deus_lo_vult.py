@@ -73,7 +73,7 @@ from crusadegym.core.deus_lo_vult.config import (
     P_TIE,
     TIE_LAST_COIN,
 )
-from crusadegym.core.deus_lo_vult.pieces import army_points_used
+from crusadegym.core.deus_lo_vult.pieces import army_points_used, is_quarter
 from crusadegym.core.jit import ajit, jit
 from crusadegym.core.stack import stack_empty, stack_row
 
@@ -265,8 +265,7 @@ def _quarter_holds(state, cell):
     quarter's coin edge faces another quarter of the ring; the heuristic counted those
     cells as spots one step away (a blocker at most), so units stood around the ring
     while the spots a unit can take lay unused."""
-    u = state[L.BOARD + cell]
-    return QUARTER_TOKEN0 <= u < QUARTER_TOKEN0 + N_QUARTERS and state[L.TOK_SIDE + u] == 0
+    return is_quarter(state, state[L.BOARD + cell])  # an empty cell (-1) is none
 
 
 @jit
